@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# KTAU for Linux 6.12: the two commands and the steps behind them.
+# Every target installs what it needs first (scripts/deps.sh) and skips
+# what is already done; everything built goes under build/.
+
+S := scripts
+SHELL := /bin/bash
+
+.PHONY: help run check shell deps source config kernel initramfs \
+	harness-test series-check tree export clean
+
+help:
+	@echo "make run           build, boot under QEMU, run the demo, print what it saw"
+	@echo "make check         the full test run; ends in 'N passed, N failed'"
+	@echo "make shell         boot with an interactive busybox shell"
+	@echo "make series-check  build the kernel after each patch in turn (bisectability)"
+	@echo "make tree          git working tree of the series under build/tree"
+	@echo "make export        regenerate patches/ and series from build/tree"
+	@echo "make deps|source|config|kernel|initramfs   the single steps"
+	@echo "make harness-test  prove the harness catches failures and hangs"
+	@echo "make clean         remove build/"
+
+deps:
+	@$(S)/deps.sh
+
+source: deps
+	@$(S)/source.sh
+
+config: source
+	@$(S)/config.sh
+
+kernel: config
+	@$(S)/build.sh
+
+initramfs: kernel
+	@$(S)/initramfs.sh
+
+run: initramfs
+	@$(S)/boot.sh run
+
+shell: initramfs
+	@$(S)/boot.sh shell
+
+check:
+	@$(S)/check.sh
+
+harness-test: initramfs
+	@rm -f build/logs/harness.results
+	@$(S)/harness-test.sh build/logs/harness.results
+	@$(S)/summary.sh build/logs/harness.results
+
+series-check: deps
+	@$(S)/series-check.sh $(if $(BOOT),--boot)
+
+tree: deps
+	@$(S)/tree.sh tree $(if $(FORCE),--force)
+
+export:
+	@$(S)/tree.sh export
+
+clean:
+	rm -rf build

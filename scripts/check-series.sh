@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Static checks of the series, each recorded as one result line
+# ("PASS|FAIL|SKIP<TAB>name") in the file given as argument:
+#
+#   series       every patch in 'series' exists and every patch is listed
+#   checkpatch   --strict: no ERROR or WARNING; each CHECK matches a line of
+#                scripts/checkpatch-exceptions, and each exception is used
+#   kernel-doc   -none -Wall is silent on every .c/.h file the series adds
+#   W=1, sparse  no warning in the touched C files that the pristine tree
+#                does not have too (line numbers ignored)
+#   htmldocs     SPHINXDIRS=trace adds no warning over the pristine tree
+#
+# Needs the patched tree (scripts/source.sh) and, for W=1 and sparse, the
+# built kernel (scripts/build.sh).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOF
+usage: $0 [--help] [--only CHECK[,CHECK...]] RESULTS-FILE
+
+CHECK is one of: series checkpatch kernel-doc warnings htmldocs.
+warnings needs the built kernel.
+Appends one line per check (per patch, per file) to RESULTS-FILE and prints
+the details of each failure.
+EOF
+}
+
+only=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h|--help) usage; exit 0 ;;
+	--only) only=$2; shift 2 ;;
+	-*) usage >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || { usage >&2; exit 2; }
+RESULTS=$1
+EXCEPTIONS=$TOP/scripts/checkpatch-exceptions
+
+record() { printf '%s\t%s\n' "$1" "$2" >> "$RESULTS"; echo "[$1] $2"; }
+wanted() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
+
+# Files the series adds (new) or changes (all), from the patch headers.
+series_files() {
+	local which=$1 p
+	for p in $(series_patches); do
+		if [ "$which" = new ]; then
+			awk '/^--- \/dev\/null/ { n = 1; next }
+			     n && /^\+\+\+ b\// { print substr($2, 3) } { n = 0 }' "$TOP/patches/$p"
+		else
+			awk '/^\+\+\+ b\// { print substr($2, 3) }' "$TOP/patches/$p"
+		fi
+	done | sort -u
+}
+
+check_series_list() {
+	local bad=0 p
+	for p in $(series_patches); do
+		[ -f "$TOP/patches/$p" ] || { echo "  series names patches/$p, which does not exist"; bad=1; }
+	done
+	for p in "$TOP"/patches/*.patch; do
+		[ -e "$p" ] || continue
+		series_patches | grep -qxF "${p##*/}" || { echo "  patches/${p##*/} is not in series"; bad=1; }
+	done
+	record "$([ $bad = 0 ] && echo PASS || echo FAIL)" "series: series and patches/ agree"
+}
+
+# One exception line: PATCH|TYPE|MESSAGE SUBSTRING|REASON
+exception_for() {
+	local patch=$1 type=$2 msg=$3 line p t m
+	[ -f "$EXCEPTIONS" ] || return 1
+	while IFS= read -r line; do
+		case "$line" in ''|'#'*) continue ;; esac
+		IFS='|' read -r p t m _ <<< "$line"
+		p=$(echo "$p" | xargs) t=$(echo "$t" | xargs) m=$(echo "$m" | xargs)
+		if [ "$p" = "$patch" ] && [ "$t" = "$type" ] && [[ "$msg" == *"$m"* ]]; then
+			echo "$line"
+			return 0
+		fi
+	done < "$EXCEPTIONS"
+	return 1
+}
+
+check_checkpatch() {
+	local p out bad line type msg used
+	used=$(mktemp)
+	for p in $(series_patches); do
+		bad=0
+		out=$(cd "$SRC_PRISTINE" && perl scripts/checkpatch.pl --strict --terse --show-types \
+			--no-summary "$TOP/patches/$p" 2>&1) || true
+		while IFS= read -r line; do
+			[ -n "$line" ] || continue
+			# path:LINE: LEVEL:TYPE: message
+			type=$(echo "$line" | sed -n 's/^[^:]*:[0-9]*: \(ERROR\|WARNING\|CHECK\):\([A-Z_0-9]*\):.*/\1 \2/p')
+			msg=${line#*: *:*: }
+			case "$type" in
+			CHECK\ *)
+				if exception_for "$p" "${type#CHECK }" "$msg" >> "$used"; then
+					continue
+				fi
+				;;
+			esac
+			echo "  $line"
+			bad=1
+		done <<< "$out"
+		record "$([ $bad = 0 ] && echo PASS || echo FAIL)" "checkpatch --strict: $p"
+	done
+	bad=0
+	if [ -f "$EXCEPTIONS" ]; then
+		while IFS= read -r line; do
+			case "$line" in ''|'#'*) continue ;; esac
+			grep -qxF "$line" "$used" || { echo "  unused exception: $line"; bad=1; }
+		done < "$EXCEPTIONS"
+	fi
+	rm -f "$used"
+	record "$([ $bad = 0 ] && echo PASS || echo FAIL)" "checkpatch: every exception is still needed"
+}
+
+check_kernel_doc() {
+	local f out n=0
+	for f in $(series_files new | grep -E '\.[ch]$' | grep -vE '^(tools|samples)/'); do
+		n=$((n + 1))
+		out=$(cd "$SRC" && perl scripts/kernel-doc -none -Wall "$f" 2>&1) || true
+		[ -z "$out" ] || echo "$out" | sed 's/^/  /'
+		record "$([ -z "$out" ] && echo PASS || echo FAIL)" "kernel-doc -none -Wall: $f"
+	done
+	[ $n -gt 0 ] || record SKIP "kernel-doc: the series adds no kernel source"
+}
+
+# Warnings of W=1 C=2 for the objects in $@, line and column numbers dropped.
+object_warnings() {
+	local obj=$1 src=$2
+	shift 2
+	make -C "$src" O="$obj" ARCH=x86_64 W=1 C=2 "$@" 2>&1 >/dev/null |
+		grep -E '(warning|error):' | sed -E 's/:[0-9]+(:[0-9]+)?:/:/; s#'"$src"'/##' | sort
+}
+
+check_warnings() {
+	local objs=() f new pristine_obj
+	for f in $(series_files all | grep -E '\.c$'); do
+		[ -f "$(obj_dir)/${f%.c}.o" ] && objs+=("${f%.c}.o")
+	done
+	if [ ${#objs[@]} -eq 0 ]; then
+		record SKIP "W=1 and sparse: the series touches no built C file"
+		return
+	fi
+	command -v sparse >/dev/null || { record FAIL "W=1 and sparse: sparse is not installed"; return; }
+	pristine_obj=$BUILD/obj-pristine
+	mkdir -p "$pristine_obj"
+	cp "$(obj_dir)/.config" "$pristine_obj/.config"
+	make -C "$SRC_PRISTINE" O="$pristine_obj" ARCH=x86_64 olddefconfig prepare \
+		> "$LOGS/pristine-prepare.log" 2>&1 ||
+		{ record FAIL "W=1 and sparse: cannot prepare the pristine tree"; return; }
+	for f in "${objs[@]}"; do
+		new=$(comm -23 <(object_warnings "$(obj_dir)" "$SRC" "$f") \
+			<( [ -f "$SRC_PRISTINE/${f%.o}.c" ] &&
+				object_warnings "$pristine_obj" "$SRC_PRISTINE" "$f" || true))
+		[ -z "$new" ] || echo "$new" | sed 's/^/  /'
+		record "$([ -z "$new" ] && echo PASS || echo FAIL)" "W=1 and sparse add no warning: ${f%.o}.c"
+	done
+}
+
+# Warnings of the trace htmldocs, build paths and line numbers dropped.
+doc_warnings() {
+	local src=$1 obj=$2
+	make -C "$src" O="$obj" SPHINXDIRS=trace htmldocs 2>&1 |
+		grep -iE 'warning|error' | sed -E "s#$src/##g; s/:[0-9]+:/:/" | sort -u
+}
+
+check_htmldocs() {
+	local new
+	if ! series_files all | grep -q '^Documentation/'; then
+		record SKIP "htmldocs: the series changes no documentation"
+		return
+	fi
+	command -v sphinx-build >/dev/null || { record FAIL "htmldocs: sphinx-build is not installed"; return; }
+	new=$(comm -23 <(doc_warnings "$SRC" "$BUILD/docs") \
+		<(doc_warnings "$SRC_PRISTINE" "$BUILD/docs-pristine"))
+	[ -z "$new" ] || echo "$new" | sed 's/^/  /'
+	record "$([ -z "$new" ] && echo PASS || echo FAIL)" "htmldocs SPHINXDIRS=trace adds no warning"
+}
+
+wanted series && check_series_list
+wanted checkpatch && check_checkpatch
+wanted kernel-doc && check_kernel_doc
+wanted warnings && check_warnings
+wanted htmldocs && check_htmldocs
+exit 0

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The whole test run behind `make check`: dependencies, source and series,
+# static checks of the series, configuration, build, initramfs, the guest
+# run (KUnit at boot, selftests in the guest), the tests of the harness, and
+# one closing line "N passed, N failed". A step that cannot go on records
+# its failure, prints the summary and exits non-zero.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOF
+usage: VARIANT=[debug] $0 [--help] [--no-harness] [--no-static]
+
+  --no-harness   skip the three harness self-tests (extra boots)
+  --no-static    skip checkpatch, kernel-doc, W=1/sparse and htmldocs
+Results go to \$BUILD/logs/check[-VARIANT].results.
+EOF
+}
+
+harness=1
+static=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h|--help) usage; exit 0 ;;
+	--no-harness) harness=0; shift ;;
+	--no-static) static=0; shift ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+
+mkdir -p "$LOGS"
+RESULTS=$LOGS/check${VARIANT:+-$VARIANT}.results
+: > "$RESULTS"
+S=$TOP/scripts
+
+finish() { "$S/summary.sh" "$RESULTS"; }
+
+# Run a step; on failure record it under NAME and close the run.
+step() {
+	local name=$1
+	shift
+	if ! "$@"; then
+		printf 'FAIL\t%s\n' "$name" >> "$RESULTS"
+		finish || true
+		exit 1
+	fi
+}
+
+start=$(date +%s)
+step "dependencies" "$S/deps.sh"
+step "source and series apply" "$S/source.sh"
+[ "$static" = 1 ] && "$S/check-series.sh" --only series,checkpatch,kernel-doc "$RESULTS"
+step "configuration" "$S/config.sh"
+step "kernel build" "$S/build.sh"
+[ "$static" = 1 ] && "$S/check-series.sh" --only warnings,htmldocs "$RESULTS"
+step "initramfs" "$S/initramfs.sh"
+
+name=check${VARIANT:+-$VARIANT}
+info "boot: KUnit at boot, then the selftests in the guest"
+if ! "$S/boot.sh" check; then
+	printf 'FAIL\t%s\n' "$name: guest reported completion" >> "$RESULTS"
+fi
+python3 "$S/results.py" --kunit-py "$SRC/tools/testing/kunit/kunit.py" \
+	--console "$LOGS/$name.console" --tap "$LOGS/$name.tap" \
+	--name "$name" --out "$RESULTS" || true
+
+[ "$harness" = 1 ] && "$S/harness-test.sh" "$RESULTS"
+info "check took $(( $(date +%s) - start ))s"
+finish

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Configure the kernel: tinyconfig + the fragments in kernel-config/, merged
+# with the kernel's merge_config.sh, then olddefconfig. Every option a
+# fragment asks for must survive olddefconfig; one that Kconfig silently
+# dropped is an error that names it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOF
+usage: VARIANT=[debug|bench] $0 [--help]
+
+Writes \$BUILD/obj[-VARIANT]/.config from tinyconfig, kernel-config/base.config,
+kernel-config/ktau.config and, for a variant, kernel-config/VARIANT.config.
+Reconfigures only when a fragment or the patched tree changed.
+EOF
+}
+
+case "${1:-}" in
+-h|--help) usage; exit 0 ;;
+"") ;;
+*) usage >&2; exit 2 ;;
+esac
+
+fragments=("$TOP/kernel-config/base.config" "$TOP/kernel-config/ktau.config")
+case "$VARIANT" in
+""|bisect) ;;
+*) fragments+=("$TOP/kernel-config/$VARIANT.config") ;;
+esac
+for f in "${fragments[@]}"; do
+	[ -f "$f" ] || die "config: fragment $f does not exist"
+done
+
+obj=$(obj_dir)
+stamp=$obj/.config-stamp
+# Reconfigure when a fragment, the series or the set of applied patches
+# (the bisect tree applies them one by one) changed.
+digest=$( { cat "${fragments[@]}"; echo "$SRC"; cat "$BUILD/src/.series-stamp"
+	cat "$SRC/.pc/applied-patches" 2>/dev/null || true; } | sha256sum | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$digest" ] && [ -f "$obj/.config" ]; then
+	exit 0
+fi
+rm -f "$stamp"
+mkdir -p "$obj" "$LOGS"
+log=$LOGS/config${VARIANT:+-$VARIANT}.log
+
+info "config: tinyconfig + ${fragments[*]##*/}"
+{
+	kmake tinyconfig
+	(cd "$SRC" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m -O "$obj" \
+		"$obj/.config" "${fragments[@]}")
+	kmake olddefconfig
+} > "$log" 2>&1 || die "config: configuration failed (see $log)"
+
+# Every CONFIG_X=v and '# CONFIG_X is not set' line of every fragment must
+# hold in the final .config.
+dropped=0
+for f in "${fragments[@]}"; do
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			opt=${line%%=*}
+			if ! grep -qxF "$line" "$obj/.config"; then
+				now=$(grep -E "^($opt=|# $opt is not set)" "$obj/.config" || echo "absent")
+				echo "error: config: $line (from ${f##*/}) was dropped by Kconfig; now: $now" >&2
+				dropped=1
+			fi
+			;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			if grep -q "^$opt=" "$obj/.config"; then
+				echo "error: config: $opt (from ${f##*/}) must be off but is $(grep "^$opt=" "$obj/.config")" >&2
+				dropped=1
+			fi
+			;;
+		esac
+	done < "$f"
+done
+[ "$dropped" = 0 ] || exit 1
+echo "$digest" > "$stamp"

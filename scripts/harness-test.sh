@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Tests of the test harness: it must be able to fail.
+#
+#   failing case   a guest whose selftest fails one case on purpose must end
+#                  in "N passed, 1 failed" and a non-zero exit
+#   hung guest     a guest that never finishes must be killed at the
+#                  timeout and reported as hung
+#   no verdict     a guest whose init exits (the kernel panics, QEMU exits
+#                  0) must be reported as stopping without a verdict
+#
+# Each is one result line appended to RESULTS-FILE.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+case "${1:-}" in
+-h|--help|"")
+	echo "usage: $0 RESULTS-FILE"
+	echo "Boots the built kernel three times and records whether the harness"
+	echo "caught a failing case, a hung guest and a guest without a verdict."
+	[ -n "${1:-}" ]; exit $? ;;
+esac
+RESULTS=$1
+record() { printf '%s\t%s\n' "$1" "$2" >> "$RESULTS"; echo "[$1] $2"; }
+
+test_failing_case() {
+	local tmp out rc=0
+	tmp=$(mktemp)
+	"$TOP/scripts/boot.sh" --log harness-fail --append ktau_harness=fail check || true
+	python3 "$TOP/scripts/results.py" --kunit-py "$SRC/tools/testing/kunit/kunit.py" \
+		--console "$LOGS/harness-fail.console" --tap "$LOGS/harness-fail.tap" \
+		--out "$tmp" > "$LOGS/harness-fail.results" 2>&1 || true
+	out=$("$TOP/scripts/summary.sh" "$tmp") || rc=$?
+	rm -f "$tmp"
+	if [ "$rc" -ne 0 ] && echo "$out" | tail -n1 | grep -qE '^[0-9]+ passed, 1 failed$' &&
+	   echo "$out" | grep -q 'deliberate_failure'; then
+		record PASS "harness: a deliberately failing case ends in '1 failed' and exit $rc"
+	else
+		echo "$out" | sed 's/^/  /'
+		record FAIL "harness: a deliberately failing case ends in '1 failed' (exit $rc)"
+	fi
+}
+
+test_hung_guest() {
+	local err rc=0
+	err=$("$TOP/scripts/boot.sh" --log harness-hang --timeout 30 hang 2>&1) || rc=$?
+	if [ "$rc" -ne 0 ] && echo "$err" | grep -q 'hung: killed after 30s'; then
+		record PASS "harness: a hung guest is killed at the timeout and reported"
+	else
+		echo "$err" | sed 's/^/  /'
+		record FAIL "harness: a hung guest is killed at the timeout and reported (exit $rc)"
+	fi
+}
+
+test_no_verdict() {
+	local err rc=0
+	err=$("$TOP/scripts/boot.sh" --log harness-exit --timeout 300 exit 2>&1) || rc=$?
+	if [ "$rc" -ne 0 ] && echo "$err" | grep -q 'stopped without a verdict'; then
+		record PASS "harness: a guest whose init exits fails without a verdict"
+	else
+		echo "$err" | sed 's/^/  /'
+		record FAIL "harness: a guest whose init exits fails without a verdict (exit $rc)"
+	fi
+}
+
+test_failing_case
+test_hung_guest
+test_no_verdict

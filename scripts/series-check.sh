@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Bisectability: build the kernel after each patch of the series in turn,
+# in a tree and object directory of its own (build/bisect), so the main
+# tree and its objects are untouched. With --boot, also boot each build in
+# check mode and require the guest's verdict.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOF
+usage: $0 [--help] [--boot]
+
+Applies the series one patch at a time to a copy of the pristine source and
+builds tinyconfig + kernel-config/ after each (ccache keeps it affordable).
+Stops at the first patch after which the kernel does not build (or boot).
+EOF
+}
+
+boot=0
+case "${1:-}" in
+-h|--help) usage; exit 0 ;;
+--boot) boot=1 ;;
+"") ;;
+*) usage >&2; exit 2 ;;
+esac
+
+"$TOP/scripts/source.sh" > /dev/null
+tree=$BUILD/bisect/linux
+mkdir -p "$tree" "$LOGS"
+rm -rf "$tree/.pc"
+rsync -rl --checksum --delete "$SRC_PRISTINE"/ "$tree"/
+
+n=0
+total=$(series_patches | wc -l)
+for p in $(series_patches); do
+	n=$((n + 1))
+	(cd "$tree" && QUILT_PATCHES="$TOP/patches" QUILT_SERIES="$TOP/series" \
+		quilt push --fuzz=0 --quiltrc=/dev/null "$p" > /dev/null 2>&1) ||
+		die "series-check: $p does not apply"
+	info "series-check: [$n/$total] $p"
+	KTAU_SRC=$tree VARIANT=bisect "$TOP/scripts/config.sh" &&
+		KTAU_SRC=$tree VARIANT=bisect "$TOP/scripts/build.sh" ||
+		die "series-check: the kernel does not build after $p"
+	if [ "$boot" = 1 ]; then
+		KTAU_SRC=$tree VARIANT=bisect "$TOP/scripts/initramfs.sh" > /dev/null &&
+			KTAU_SRC=$tree VARIANT=bisect "$TOP/scripts/boot.sh" --log "bisect-$n" check ||
+			die "series-check: the kernel does not boot after $p"
+	fi
+done
+info "series-check: all $total patches build one by one"
