@@ -68,6 +68,8 @@ check_series_list() {
 	record "$([ $bad = 0 ] && echo PASS || echo FAIL)" "series: series and patches/ agree"
 }
 
+trim() { sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' <<< "$1"; }
+
 # One exception line: PATCH|TYPE|MESSAGE SUBSTRING|REASON
 exception_for() {
 	local patch=$1 type=$2 msg=$3 line p t m
@@ -75,7 +77,7 @@ exception_for() {
 	while IFS= read -r line; do
 		case "$line" in ''|'#'*) continue ;; esac
 		IFS='|' read -r p t m _ <<< "$line"
-		p=$(echo "$p" | xargs) t=$(echo "$t" | xargs) m=$(echo "$m" | xargs)
+		p=$(trim "$p") t=$(trim "$t") m=$(trim "$m")
 		if [ "$p" = "$patch" ] && [ "$t" = "$type" ] && [[ "$msg" == *"$m"* ]]; then
 			echo "$line"
 			return 0

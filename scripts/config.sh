@@ -24,10 +24,10 @@ case "${1:-}" in
 esac
 
 fragments=("$TOP/kernel-config/base.config" "$TOP/kernel-config/ktau.config")
-case "$VARIANT" in
-""|bisect) ;;
-*) fragments+=("$TOP/kernel-config/$VARIANT.config") ;;
-esac
+# A variant with a fragment of its own (debug, bench) adds it; others
+# (bisect, dev) build the plain configuration in their own directory.
+[ -n "$VARIANT" ] && [ -f "$TOP/kernel-config/$VARIANT.config" ] &&
+	fragments+=("$TOP/kernel-config/$VARIANT.config")
 for f in "${fragments[@]}"; do
 	[ -f "$f" ] || die "config: fragment $f does not exist"
 done

@@ -34,9 +34,13 @@ make_tree() {
 	info "tree: copying the pristine source to $TREE"
 	rsync -a "$SRC_PRISTINE"/ "$TREE"/
 	cd "$TREE"
+	# Debian's .gitignore ignores the whole top level; in this tree new
+	# files must show up, so the base commit drops that block.
+	sed -i '/^# Debian packaging: ignore everything/,$d' .gitignore
 	git init -q -b ktau
 	git add -A
-	git commit -q -m "base: $(make -s kernelversion) from $TARBALL_PKG"
+	git commit -q -m "base: $(make -s kernelversion) from $TARBALL_PKG" \
+		-m "Debian's ignore-everything block is dropped from .gitignore."
 	git tag ktau-base
 	for p in $(series_patches); do
 		git am -q --keep-cr "$TOP/patches/$p" || die "tree: patches/$p does not apply (git am)"
