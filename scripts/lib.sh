@@ -22,11 +22,13 @@ initramfs_file() { echo "$BUILD/initramfs${VARIANT:+-$VARIANT}.cpio"; }
 die() { echo "error: $*" >&2; exit 1; }
 info() { echo ">> $*"; }
 
-# Kernel make, out of tree, through ccache when present.
+# Kernel make, out of tree, through ccache when present; paths under
+# BUILD are hashed relative to it, so another clone reuses the cache.
 kmake() {
 	local cc=gcc
 	command -v ccache >/dev/null && cc="ccache gcc"
-	make -C "$SRC" O="$(obj_dir)" ARCH=x86_64 CC="$cc" HOSTCC="$cc" "$@"
+	CCACHE_BASEDIR=$BUILD make -C "$SRC" O="$(obj_dir)" ARCH=x86_64 \
+		CC="$cc" HOSTCC="$cc" "$@"
 }
 
 # Patches named by the series file, in order, comments and blanks skipped.
