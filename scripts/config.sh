@@ -36,8 +36,9 @@ obj=$(obj_dir)
 stamp=$obj/.config-stamp
 # Reconfigure when a fragment, the series or the set of applied patches
 # (the bisect tree applies them one by one) changed.
-digest=$( { cat "${fragments[@]}"; echo "$SRC"; cat "$BUILD/src/.series-stamp"
-	cat "$SRC/.pc/applied-patches" 2>/dev/null || true; } | sha256sum | cut -d' ' -f1)
+digest=$( { cat "${fragments[@]}"; echo "$SRC"
+	cat "$BUILD/src/.series-stamp" "$SRC/.pc/applied-patches" 2>/dev/null || true; } |
+	sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$digest" ] && [ -f "$obj/.config" ]; then
 	exit 0
 fi

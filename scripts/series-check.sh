@@ -26,7 +26,10 @@ case "${1:-}" in
 esac
 
 "$TOP/scripts/source.sh" > /dev/null
-tree=$BUILD/bisect/linux
+# The bisect build root mirrors the main one (src/linux, obj), so that with
+# ccache's base directory the unchanged files hit the main build's cache.
+BISECT=$BUILD/bisect
+tree=$BISECT/src/linux
 mkdir -p "$tree" "$LOGS"
 rm -rf "$tree/.pc"
 rsync -rl --checksum --delete "$SRC_PRISTINE"/ "$tree"/
@@ -39,13 +42,13 @@ for p in $(series_patches); do
 		quilt push --fuzz=0 --quiltrc=/dev/null "$p" > /dev/null 2>&1) ||
 		die "series-check: $p does not apply"
 	info "series-check: [$n/$total] $p"
-	KTAU_SRC=$tree VARIANT=bisect "$TOP/scripts/config.sh" &&
-		KTAU_SRC=$tree VARIANT=bisect "$TOP/scripts/build.sh" ||
-		die "series-check: the kernel does not build after $p"
+	BUILD=$BISECT KTAU_SRC=$tree "$TOP/scripts/config.sh" &&
+		BUILD=$BISECT KTAU_SRC=$tree "$TOP/scripts/build.sh" ||
+		die "series-check: the kernel does not build after $p (logs in $BISECT/logs)"
 	if [ "$boot" = 1 ]; then
-		KTAU_SRC=$tree VARIANT=bisect "$TOP/scripts/initramfs.sh" > /dev/null &&
-			KTAU_SRC=$tree VARIANT=bisect "$TOP/scripts/boot.sh" --log "bisect-$n" check ||
-			die "series-check: the kernel does not boot after $p"
+		BUILD=$BISECT KTAU_SRC=$tree "$TOP/scripts/initramfs.sh" > /dev/null &&
+			BUILD=$BISECT KTAU_SRC=$tree "$TOP/scripts/boot.sh" --log "bisect-$n" check ||
+			die "series-check: the kernel does not boot after $p (logs in $BISECT/logs)"
 	fi
 done
 info "series-check: all $total patches build one by one"
