@@ -41,28 +41,20 @@ test_failing_case() {
 	fi
 }
 
-test_hung_guest() {
-	local err rc=0
-	err=$("$TOP/scripts/boot.sh" --log harness-hang --timeout 30 hang 2>&1) || rc=$?
-	if [ "$rc" -ne 0 ] && echo "$err" | grep -q 'hung: killed after 30s'; then
-		record PASS "harness: a hung guest is killed at the timeout and reported"
+# Boot MODE with TIMEOUT; the boot must fail and say PATTERN.
+expect_boot_failure() {
+	local mode=$1 timeout=$2 pattern=$3 what=$4 err rc=0
+	err=$("$TOP/scripts/boot.sh" --log "harness-$mode" --timeout "$timeout" "$mode" 2>&1) || rc=$?
+	if [ "$rc" -ne 0 ] && echo "$err" | grep -q "$pattern"; then
+		record PASS "harness: $what"
 	else
 		echo "$err" | sed 's/^/  /'
-		record FAIL "harness: a hung guest is killed at the timeout and reported (exit $rc)"
-	fi
-}
-
-test_no_verdict() {
-	local err rc=0
-	err=$("$TOP/scripts/boot.sh" --log harness-exit --timeout 300 exit 2>&1) || rc=$?
-	if [ "$rc" -ne 0 ] && echo "$err" | grep -q 'stopped without a verdict'; then
-		record PASS "harness: a guest whose init exits fails without a verdict"
-	else
-		echo "$err" | sed 's/^/  /'
-		record FAIL "harness: a guest whose init exits fails without a verdict (exit $rc)"
+		record FAIL "harness: $what (exit $rc)"
 	fi
 }
 
 test_failing_case
-test_hung_guest
-test_no_verdict
+expect_boot_failure hang 30 'hung: killed after 30s' \
+	"a hung guest is killed at the timeout and reported"
+expect_boot_failure exit 300 'stopped without a verdict' \
+	"a guest whose init exits fails without a verdict"

@@ -42,7 +42,7 @@ for p in $(series_patches); do
 		quilt push --fuzz=0 --quiltrc=/dev/null "$p" > /dev/null 2>&1) ||
 		die "series-check: $p does not apply"
 	info "series-check: [$n/$total] $p"
-	BUILD=$BISECT KTAU_SRC=$tree "$TOP/scripts/config.sh" &&
+	BUILD=$BISECT KTAU_SRC=$tree KTAU_ALLOW_UNKNOWN=1 "$TOP/scripts/config.sh" &&
 		BUILD=$BISECT KTAU_SRC=$tree "$TOP/scripts/build.sh" ||
 		die "series-check: the kernel does not build after $p (logs in $BISECT/logs)"
 	if [ "$boot" = 1 ]; then
