@@ -22,8 +22,9 @@ MODE is check, run, shell, hang or exit (see qemu/init).
   --log NAME      log name under \$BUILD/logs (default: MODE[-VARIANT])
 
 Writes the console to \$BUILD/logs/NAME.console and the guest's second
-serial port (selftest TAP) to \$BUILD/logs/NAME.tap. Exits 0 only when the
-guest reported that its run completed.
+serial port (selftest TAP) to \$BUILD/logs/NAME.tap and the third (files the
+guest exports, unpacked by scripts/guest-files.sh) to \$BUILD/logs/NAME.out.
+Exits 0 only when the guest reported that its run completed.
 EOF
 }
 
@@ -59,14 +60,15 @@ initrd=$(initramfs_file)
 mkdir -p "$LOGS"
 console=$LOGS/$name.console
 tap=$LOGS/$name.tap
-rm -f "$console" "$tap"
+out=$LOGS/$name.out
+rm -f "$console" "$tap" "$out"
 
 release=$(cat "$(obj_dir)/include/config/kernel.release")
 cmdline="console=ttyS0 panic=-1 ktau_mode=$mode ktau_release=$release"
 [ "$mode" = check ] || cmdline+=" kunit.enable=0 quiet"
 [ -n "$append" ] && cmdline+=" $append"
 
-qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 2 -m 1G
+qemu=(qemu-system-x86_64 -machine pc -accel "${KTAU_QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp 2 -m 1G
 	-no-reboot -display none -monitor none
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 	-kernel "$image" -initrd "$initrd" -append "$cmdline")
@@ -74,7 +76,7 @@ qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 2 -m 1G
 
 if [ "$mode" = shell ]; then
 	qemu+=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$console"
-		-serial chardev:con -serial "file:$tap")
+		-serial chardev:con -serial "file:$tap" -serial "file:$out")
 	rc=0
 	"${qemu[@]}" || rc=$?
 	[ "$rc" = 33 ] && exit 0
@@ -83,10 +85,10 @@ fi
 
 if [ "$mode" = run ]; then
 	qemu+=(-chardev "stdio,id=con,signal=off,logfile=$console"
-		-serial chardev:con -serial "file:$tap")
+		-serial chardev:con -serial "file:$tap" -serial "file:$out")
 	exec 0</dev/null
 else
-	qemu+=(-serial "file:$console" -serial "file:$tap")
+	qemu+=(-serial "file:$console" -serial "file:$tap" -serial "file:$out")
 fi
 
 rc=0

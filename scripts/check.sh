@@ -65,6 +65,21 @@ python3 "$S/results.py" --kunit-py "$SRC/tools/testing/kunit/kunit.py" \
 	--console "$LOGS/$name.console" --tap "$LOGS/$name.tap" \
 	--name "$name" --out "$RESULTS" || true
 
+if [ -f "$SRC/tools/ktau/Makefile" ]; then
+	info "trace: the guest's CTF trace, read on the host by babeltrace2"
+	hostdump=$BUILD/user/host/tools/ktau/
+	mkdir -p "$hostdump"
+	if ! "$S/guest-files.sh" "$name" "$BUILD/guest-files/$name"; then
+		printf 'FAIL\t%s\n' "trace: the guest exported its trace" >> "$RESULTS"
+	elif ! make -C "$SRC/tools/ktau" OUTPUT="$hostdump" STATIC=0 > "$LOGS/tools-ktau-host.log" 2>&1; then
+		printf 'FAIL\t%s\n' "trace: ktp-dump builds for the host" >> "$RESULTS"
+	else
+		python3 "$S/check-trace.py" --files "$BUILD/guest-files/$name" \
+			--ktp-dump "$hostdump/ktp-dump" --out "$RESULTS" > /dev/null ||
+			printf 'FAIL\t%s\n' "trace: check-trace.py ran" >> "$RESULTS"
+	fi
+fi
+
 [ "$harness" = 1 ] && "$S/harness-test.sh" "$RESULTS"
 info "check took $(( $(date +%s) - start ))s"
 finish

@@ -35,6 +35,7 @@ build_user_dir() {
 	[ -f "$SRC/$dir/Makefile" ] || return 0
 	name=${dir//\//-}
 	log=$LOGS/$name.log
+	mkdir -p "$BUILD/user/$dir"
 	make -C "$SRC/$dir" OUTPUT="$BUILD/user/$dir/" > "$log" 2>&1 ||
 		die "initramfs: building $dir failed (see $log)"
 	make -C "$SRC/$dir" OUTPUT="$BUILD/user/$dir/" "$destvar" install >> "$log" 2>&1 ||

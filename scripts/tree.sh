@@ -55,7 +55,7 @@ export_series() {
 	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 		die "export: $TREE has uncommitted changes; commit them first"
 	tmp=$(mktemp -d)
-	git -C "$TREE" format-patch -q -s -N --zero-commit --no-signature \
+	git -C "$TREE" format-patch -q -s -N --zero-commit --no-signature --inter-hunk-context=10 \
 		-o "$tmp" ktau-base..HEAD
 	cp "$TOP/series" "$tmp/.series.old"
 	{
