@@ -135,9 +135,12 @@ check_kernel_doc() {
 }
 
 # Warnings of W=1 C=2 for the objects in $@, line and column numbers dropped.
+# The objects are removed first: kbuild would not rebuild one whose command
+# line did not change since the last run, and its warnings would be missed.
 object_warnings() {
-	local obj=$1 src=$2
+	local obj=$1 src=$2 o
 	shift 2
+	for o in "$@"; do rm -f "$obj/$o"; done
 	make -C "$src" O="$obj" ARCH=x86_64 W=1 C=2 "$@" 2>&1 >/dev/null |
 		grep -E '(warning|error):' | sed -E 's/:[0-9]+(:[0-9]+)?:/:/; s#'"$src"'/##' | sort
 }
