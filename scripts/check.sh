@@ -77,6 +77,13 @@ if [ -f "$SRC/tools/ktau/Makefile" ]; then
 		python3 "$S/check-trace.py" --files "$BUILD/guest-files/$name" \
 			--ktp-dump "$hostdump/ktp-dump" --out "$RESULTS" > /dev/null ||
 			printf 'FAIL\t%s\n' "trace: check-trace.py ran" >> "$RESULTS"
+		if [ -x "$hostdump/kprof" ]; then
+			info "kprof: the guest's profile, read on the host by kprof and readprofile"
+			python3 "$S/check-kprof.py" --files "$BUILD/guest-files/$name" \
+				--kprof "$hostdump/kprof" --system-map "$(obj_dir)/System.map" \
+				--out "$RESULTS" > /dev/null ||
+				printf 'FAIL\t%s\n' "kprof: check-kprof.py ran" >> "$RESULTS"
+		fi
 	fi
 fi
 
