@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 
+from hostcheck import Results
+
 
 def read_kpdata(path):
     with gzip.open(path, 'rb') as f:
@@ -59,11 +61,8 @@ def main():
     ap.add_argument('--out', required=True, help='results file to append to')
     args = ap.parse_args()
 
-    results = []
-
-    def record(ok, what, why=''):
-        results.append('%s\t%s%s' % ('PASS' if ok else 'FAIL', what,
-                                     '' if ok or not why else ': ' + why))
+    results = Results()
+    record = results.record
 
     kpgz = os.path.join(args.files, 'kprof', 'kpdata.gz')
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,10 +112,7 @@ def main():
             except (OSError, ValueError, IndexError, subprocess.CalledProcessError) as e:
                 record(False, 'readprofile reads the export of kprof -r', str(e))
 
-    with open(args.out, 'a') as f:
-        for r in results:
-            print(r)
-            f.write(r + '\n')
+    results.write(args.out)
     return 0
 
 

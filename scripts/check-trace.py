@@ -18,6 +18,8 @@ import re
 import subprocess
 import sys
 
+from hostcheck import Results
+
 FIELD = re.compile(r'\s*([A-Za-z_][A-Za-z0-9_]*) = ("(?:[^"\\]|\\.)*"|[^,]+?)\s*(?:,|$)')
 LINE = re.compile(r'^\[[^]]*\] \([^)]*\) (\S+): (.*)$')
 
@@ -51,11 +53,8 @@ def main():
     ap.add_argument('--out', required=True, help='results file to append to')
     args = ap.parse_args()
 
-    results = []
-
-    def record(ok, what, why=''):
-        results.append('%s\t%s%s' % ('PASS' if ok else 'FAIL', what,
-                                     '' if ok or not why else ': ' + why))
+    results = Results()
+    record = results.record
 
     ctf = os.path.join(args.files, 'ktp-ctf')
     with open(os.path.join(args.files, 'ktp-ctf.kv')) as f:
@@ -83,10 +82,7 @@ def main():
     except (OSError, ValueError, KeyError) as e:
         record(False, 'trace: the Chrome JSON trace parses', str(e))
 
-    with open(args.out, 'a') as f:
-        for r in results:
-            print(r)
-            f.write(r + '\n')
+    results.write(args.out)
     return 0
 
 
