@@ -6,12 +6,14 @@
 S := scripts
 SHELL := /bin/bash
 
-.PHONY: help run check shell deps source config kernel initramfs \
+.PHONY: help run check bench shell deps source config kernel initramfs \
 	harness-test series-check tree export clean
 
 help:
 	@echo "make run           build, boot under QEMU, run the demo, print what it saw"
 	@echo "make check         the full test run; ends in 'N passed, N failed'"
+	@echo "make bench         time ktp beside upstream under -icount, twice; write"
+	@echo "                   Documentation/benchmarks.md and .json"
 	@echo "make shell         boot with an interactive busybox shell"
 	@echo "make series-check  build the kernel after each patch in turn (bisectability)"
 	@echo "make tree          git working tree of the series under build/tree"
@@ -37,6 +39,9 @@ initramfs: kernel
 
 run: initramfs
 	@$(S)/boot.sh run
+
+bench:
+	@$(S)/bench.sh
 
 shell: initramfs
 	@$(S)/boot.sh shell

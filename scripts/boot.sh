@@ -14,7 +14,7 @@ usage() {
 	cat <<EOF
 usage: VARIANT=[debug|bench] $0 [options] MODE
 
-MODE is check, run, shell, hang or exit (see qemu/init).
+MODE is check, run, bench, shell, hang or exit (see qemu/init).
   --timeout SEC   kill the guest after SEC seconds (default: \$BOOT_TIMEOUT
                   or 900; none for shell)
   --append ARGS   extra kernel command-line arguments
@@ -46,7 +46,7 @@ done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 mode=$1
 case "$mode" in
-check|run|shell|hang|exit) ;;
+check|run|bench|shell|hang|exit) ;;
 *) die "boot: unknown mode '$mode'" ;;
 esac
 name=${name:-$mode${VARIANT:+-$VARIANT}}
