@@ -6,12 +6,15 @@
 S := scripts
 SHELL := /bin/bash
 
-.PHONY: help run check bench shell deps source config kernel initramfs \
+.PHONY: help run check debug-check bench shell deps source config kernel initramfs \
 	harness-test series-check tree export clean
 
 help:
 	@echo "make run           build, boot under QEMU, run the demo, print what it saw"
 	@echo "make check         the full test run; ends in 'N passed, N failed'"
+	@echo "make debug-check   the guest runs of make check on the debug kernel"
+	@echo "                   (kernel-config/debug.config: lockdep, KASAN, UBSAN,"
+	@echo "                   kmemleak...); any kernel report fails the run"
 	@echo "make bench         time ktp beside upstream under -icount, twice; write"
 	@echo "                   Documentation/benchmarks.md and .json"
 	@echo "make shell         boot with an interactive busybox shell"
@@ -48,6 +51,9 @@ shell: initramfs
 
 check:
 	@$(S)/check.sh
+
+debug-check:
+	@VARIANT=debug $(S)/check.sh --no-static --no-harness
 
 harness-test: initramfs
 	@rm -f build/logs/harness.results

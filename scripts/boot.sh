@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the built kernel under QEMU (TCG, 2 vCPUs) in one of the guest modes
+# Boot the built kernel under QEMU (TCG, 2 vCPUs by default) in one of the guest modes
 # of qemu/init, and decide from the guest's own verdict.
 #
 # QEMU exits 0 after a kernel panic or after init exits, exactly as after a
@@ -14,9 +14,12 @@ usage() {
 	cat <<EOF
 usage: VARIANT=[debug|bench] $0 [options] MODE
 
-MODE is check, run, bench, shell, hang or exit (see qemu/init).
+MODE is check, stress, run, bench, shell, hang or exit (see qemu/init).
   --timeout SEC   kill the guest after SEC seconds (default: \$BOOT_TIMEOUT
                   or 900; none for shell)
+  --smp N         N virtual CPUs (default 2), run by one host thread: with
+                  QEMU 7.2's multi-threaded TCG, x86 guests die of an int3
+                  Oops when the kernel patches live code (static keys)
   --append ARGS   extra kernel command-line arguments
   --icount        deterministic guest time: -icount shift=0,sleep=off
   --log NAME      log name under \$BUILD/logs (default: MODE[-VARIANT])
@@ -31,6 +34,8 @@ EOF
 timeout=${BOOT_TIMEOUT:-900}
 append=""
 icount=0
+smp=2
+accel=${KTAU_QEMU_ACCEL:-tcg,thread=single}
 name=""
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -38,15 +43,19 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--icount) icount=1; shift ;;
+	--smp) smp=$2; shift 2 ;;
 	--log) name=$2; shift 2 ;;
 	-*) usage >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
+case "$smp" in
+''|*[!0-9]*|0) die "boot: --smp needs a number of CPUs, not '$smp'" ;;
+esac
 mode=$1
 case "$mode" in
-check|run|bench|shell|hang|exit) ;;
+check|stress|run|bench|shell|hang|exit) ;;
 *) die "boot: unknown mode '$mode'" ;;
 esac
 name=${name:-$mode${VARIANT:+-$VARIANT}}
@@ -68,7 +77,7 @@ cmdline="console=ttyS0 panic=-1 ktau_mode=$mode ktau_release=$release"
 [ "$mode" = check ] || cmdline+=" kunit.enable=0 quiet"
 [ -n "$append" ] && cmdline+=" $append"
 
-qemu=(qemu-system-x86_64 -machine pc -accel "${KTAU_QEMU_ACCEL:-tcg,thread=single}" -cpu max -smp 2 -m 1G
+qemu=(qemu-system-x86_64 -machine pc -accel "$accel" -cpu max -smp "$smp" -m 1G
 	-no-reboot -display none -monitor none
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 	-kernel "$image" -initrd "$initrd" -append "$cmdline")

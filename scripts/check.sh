@@ -2,29 +2,34 @@
 # SPDX-License-Identifier: GPL-2.0
 # The whole test run behind `make check`: dependencies, source and series,
 # static checks of the series, configuration, build, initramfs, the guest
-# run (KUnit at boot, selftests in the guest), the tests of the harness, and
-# one closing line "N passed, N failed". A step that cannot go on records
-# its failure, prints the summary and exits non-zero.
+# run (KUnit at boot, selftests in the guest) beside the stress boot (4
+# CPUs: the stress test and the fuzzer), the tests of the harness, and one
+# closing line "N passed, N failed". With VARIANT=debug (make debug-check),
+# the same on the debug kernel. A step that cannot go on records its
+# failure, prints the summary and exits non-zero.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
 	cat <<EOF
-usage: VARIANT=[debug] $0 [--help] [--no-harness] [--no-static]
+usage: VARIANT=[debug] $0 [--help] [--no-harness] [--no-static] [--no-stress]
 
   --no-harness   skip the three harness self-tests (extra boots)
   --no-static    skip checkpatch, kernel-doc, W=1/sparse and htmldocs
+  --no-stress    skip the stress boot (4 CPUs: ktau/ktp_stress, ktau/ktau_fuzz)
 Results go to \$BUILD/logs/check[-VARIANT].results.
 EOF
 }
 
 harness=1
 static=1
+stress=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
 	--no-harness) harness=0; shift ;;
 	--no-static) static=0; shift ;;
+	--no-stress) stress=0; shift ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
@@ -57,6 +62,15 @@ step "kernel build" "$S/build.sh"
 step "initramfs" "$S/initramfs.sh"
 
 name=check${VARIANT:+-$VARIANT}
+sname=stress${VARIANT:+-$VARIANT}
+# The stress boot (4 CPUs: ktp_stress and ktau_fuzz) runs beside the check
+# boot: each QEMU is one host thread, and the machine has two cores.
+if [ "$stress" = 1 ]; then
+	info "stress: ktau/ktp_stress and ktau/ktau_fuzz on 4 CPUs, beside the check boot"
+	"$S/boot.sh" --smp 4 --timeout "${STRESS_TIMEOUT:-3600}" stress \
+		> "$LOGS/$sname.boot" 2>&1 &
+	stress_pid=$!
+fi
 info "boot: KUnit at boot, then the selftests in the guest"
 if ! "$S/boot.sh" check; then
 	printf 'FAIL\t%s\n' "$name: guest reported completion" >> "$RESULTS"
@@ -64,6 +78,15 @@ fi
 python3 "$S/results.py" --kunit-py "$SRC/tools/testing/kunit/kunit.py" \
 	--console "$LOGS/$name.console" --tap "$LOGS/$name.tap" \
 	--name "$name" --out "$RESULTS" || true
+if [ "$stress" = 1 ]; then
+	if ! wait "$stress_pid"; then
+		cat "$LOGS/$sname.boot" >&2
+		printf 'FAIL\t%s\n' "$sname: guest reported completion" >> "$RESULTS"
+	fi
+	python3 "$S/results.py" --no-kunit --kunit-py "$SRC/tools/testing/kunit/kunit.py" \
+		--console "$LOGS/$sname.console" --tap "$LOGS/$sname.tap" \
+		--name "$sname" --out "$RESULTS" || true
+fi
 
 if [ -f "$SRC/tools/ktau/Makefile" ]; then
 	info "trace: the guest's CTF trace, read on the host by babeltrace2"

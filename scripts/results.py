@@ -33,6 +33,8 @@ SPLATS = [
                            r"inconsistent lock state|suspicious RCU usage|"
                            r"lock held when returning")),
     ("kmemleak", re.compile(r"kmemleak: \d+ new suspected memory leaks")),
+    ("debugobjects", re.compile(r"\bODEBUG: ")),
+    ("list corruption", re.compile(r"list_(add|del) corruption")),
     ("hung task", re.compile(r"INFO: task .* blocked for more than")),
 ]
 EXPECT_BEGIN = "ktau-expect-splat: begin"
@@ -68,12 +70,18 @@ def walk(group, path, out):
         out.append((status, ".".join(path + [case["name"]])))
 
 
-def scan_splats(console):
-    """Return the splat kinds found outside expected regions."""
+def scan_splats(console, context=12):
+    """Return the splat kinds found outside expected regions, each with
+    the first report of its kind and the lines that follow it."""
     found = {}
     expected = False
+    quoting = None
     with open(console, errors="replace") as f:
         for line in f:
+            if quoting and len(found[quoting]) < context:
+                found[quoting].append(line.rstrip())
+                continue
+            quoting = None
             if EXPECT_BEGIN in line:
                 expected = True
             elif EXPECT_END in line:
@@ -81,7 +89,9 @@ def scan_splats(console):
             elif not expected:
                 for kind, rx in SPLATS:
                     if rx.search(line) and kind not in found:
-                        found[kind] = line.strip()
+                        found[kind] = [line.rstrip()]
+                        quoting = kind
+                        break
     return found
 
 
@@ -91,17 +101,23 @@ def main():
     ap.add_argument("--console", required=True, help="guest console log")
     ap.add_argument("--tap", help="guest selftest TAP (second serial port)")
     ap.add_argument("--name", default="guest", help="prefix of result names")
+    ap.add_argument("--no-kunit", action="store_true",
+                    help="the boot ran no KUnit (kunit.enable=0)")
     ap.add_argument("--out", required=True, help="results file to append to")
     args = ap.parse_args()
 
-    results = [(s, f"kunit: {n}") for s, n in
-               parse_ktap(args.kunit_py, args.console, "KUnit")]
+    results = []
+    if not args.no_kunit:
+        results += [(s, f"kunit: {n}") for s, n in
+                    parse_ktap(args.kunit_py, args.console, "KUnit")]
     if args.tap:
         results += [(s, f"selftest: {n}") for s, n in
                     parse_ktap(args.kunit_py, args.tap, "selftests")]
     splats = scan_splats(args.console)
-    for kind, line in splats.items():
-        print(f"console: {kind}: {line}")
+    for kind, lines in splats.items():
+        print(f"console: {kind}:")
+        for line in lines:
+            print(f"    {line}")
     results.append(("FAIL" if splats else "PASS",
                     f"{args.name}: console free of splats"
                     + (f" (found: {', '.join(splats)})" if splats else "")))
