@@ -74,7 +74,13 @@ rm -f "$console" "$tap" "$out"
 
 release=$(cat "$(obj_dir)/include/config/kernel.release")
 cmdline="console=ttyS0 panic=-1 ktau_mode=$mode ktau_release=$release"
-[ "$mode" = check ] || cmdline+=" kunit.enable=0 quiet"
+# KUnit runs in the check boot only; the stress boot keeps the full log
+# level, since lockdep reports and WARN()s print below "quiet"'s.
+case "$mode" in
+check) ;;
+stress) cmdline+=" kunit.enable=0" ;;
+*) cmdline+=" kunit.enable=0 quiet" ;;
+esac
 [ -n "$append" ] && cmdline+=" $append"
 
 qemu=(qemu-system-x86_64 -machine pc -accel "$accel" -cpu max -smp "$smp" -m 1G
