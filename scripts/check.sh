@@ -17,6 +17,10 @@ usage: VARIANT=[debug] $0 [--help] [--no-harness] [--no-static] [--no-stress]
   --no-harness   skip the three harness self-tests (extra boots)
   --no-static    skip checkpatch, kernel-doc, W=1/sparse and htmldocs
   --no-stress    skip the stress boot (4 CPUs: ktau/ktp_stress, ktau/ktau_fuzz)
+
+Environment: STRESS_DIV divides the stress and fuzz counts (default 1, and
+10 with VARIANT=debug); STRESS_TIMEOUT limits the stress boot (seconds,
+default 3600).
 Results go to \$BUILD/logs/check[-VARIANT].results.
 EOF
 }
@@ -24,6 +28,13 @@ EOF
 harness=1
 static=1
 stress=1
+# The debug kernel runs the stress test and the fuzzer many times slower:
+# it divides their counts by STRESS_DIV (see Documentation/robustness.md).
+if [ "${VARIANT:-}" = debug ]; then
+	stress_div=${STRESS_DIV:-10}
+else
+	stress_div=${STRESS_DIV:-1}
+fi
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
@@ -67,7 +78,8 @@ sname=stress${VARIANT:+-$VARIANT}
 # boot: each QEMU is one host thread, and the machine has two cores.
 if [ "$stress" = 1 ]; then
 	info "stress: ktau/ktp_stress and ktau/ktau_fuzz on 4 CPUs, beside the check boot"
-	"$S/boot.sh" --smp 4 --timeout "${STRESS_TIMEOUT:-3600}" stress \
+	"$S/boot.sh" --smp 4 --timeout "${STRESS_TIMEOUT:-3600}" \
+		--append "ktau_stress_div=$stress_div" stress \
 		> "$LOGS/$sname.boot" 2>&1 &
 	stress_pid=$!
 fi
