@@ -18,9 +18,9 @@ usage: VARIANT=[debug] $0 [--help] [--no-harness] [--no-static] [--no-stress]
   --no-static    skip checkpatch, kernel-doc, W=1/sparse and htmldocs
   --no-stress    skip the stress boot (4 CPUs: ktau/ktp_stress, ktau/ktau_fuzz)
 
-Environment: STRESS_DIV divides the stress and fuzz counts (default 1, and
-10 with VARIANT=debug); STRESS_TIMEOUT limits the stress boot (seconds,
-default 3600).
+Environment: STRESS_DIV (1 to 100) divides the stress and fuzz counts
+(default 1, and 10 with VARIANT=debug); STRESS_TIMEOUT limits the stress
+boot (seconds, default 3600).
 Results go to \$BUILD/logs/check[-VARIANT].results.
 EOF
 }
@@ -35,6 +35,11 @@ if [ "${VARIANT:-}" = debug ]; then
 else
 	stress_div=${STRESS_DIV:-1}
 fi
+case "$stress_div" in
+''|*[!0-9]*) die "STRESS_DIV must be a number from 1 to 100, not '$stress_div'" ;;
+esac
+[ "$stress_div" -ge 1 ] && [ "$stress_div" -le 100 ] ||
+	die "STRESS_DIV must be a number from 1 to 100, not '$stress_div'"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
@@ -78,9 +83,10 @@ sname=stress${VARIANT:+-$VARIANT}
 # boot: each QEMU is one host thread, and the machine has two cores.
 if [ "$stress" = 1 ]; then
 	info "stress: ktau/ktp_stress and ktau/ktau_fuzz on 4 CPUs, beside the check boot"
+	div_arg=()
+	[ "$stress_div" = 1 ] || div_arg=(--append "ktau_stress_div=$stress_div")
 	"$S/boot.sh" --smp 4 --timeout "${STRESS_TIMEOUT:-3600}" \
-		--append "ktau_stress_div=$stress_div" stress \
-		> "$LOGS/$sname.boot" 2>&1 &
+		"${div_arg[@]}" stress > "$LOGS/$sname.boot" 2>&1 &
 	stress_pid=$!
 fi
 info "boot: KUnit at boot, then the selftests in the guest"
