@@ -35,10 +35,7 @@ if [ "${VARIANT:-}" = debug ]; then
 else
 	stress_div=${STRESS_DIV:-1}
 fi
-case "$stress_div" in
-''|*[!0-9]*) die "STRESS_DIV must be a number from 1 to 100, not '$stress_div'" ;;
-esac
-[ "$stress_div" -ge 1 ] && [ "$stress_div" -le 100 ] ||
+[[ $stress_div =~ ^[0-9]+$ ]] && ((10#$stress_div >= 1 && 10#$stress_div <= 100)) ||
 	die "STRESS_DIV must be a number from 1 to 100, not '$stress_div'"
 while [ $# -gt 0 ]; do
 	case "$1" in
