@@ -6,7 +6,7 @@
 S := scripts
 SHELL := /bin/bash
 
-.PHONY: help run check debug-check bench shell deps source config kernel initramfs \
+.PHONY: help run check debug-check kcsan-check bench shell deps source config kernel initramfs \
 	harness-test series-check tree export clean
 
 help:
@@ -15,6 +15,8 @@ help:
 	@echo "make debug-check   the guest runs of make check on the debug kernel"
 	@echo "                   (kernel-config/debug.config: lockdep, KASAN, UBSAN,"
 	@echo "                   kmemleak...); any kernel report fails the run"
+	@echo "make kcsan-check   the same on the KCSAN kernel (kernel-config/kcsan.config:"
+	@echo "                   the debug kernel with KCSAN instead of KASAN and kmemleak)"
 	@echo "make bench         time ktp beside upstream under -icount, twice; write"
 	@echo "                   Documentation/benchmarks.md and .json"
 	@echo "make shell         boot with an interactive busybox shell"
@@ -54,6 +56,9 @@ check:
 
 debug-check:
 	@VARIANT=debug $(S)/check.sh --no-static --no-harness
+
+kcsan-check:
+	@VARIANT=kcsan $(S)/check.sh --no-static --no-harness
 
 harness-test: initramfs
 	@rm -f build/logs/harness.results

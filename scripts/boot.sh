@@ -12,7 +12,7 @@ set -euo pipefail
 
 usage() {
 	cat <<EOF
-usage: VARIANT=[debug|bench] $0 [options] MODE
+usage: VARIANT=[debug|kcsan|bench] $0 [options] MODE
 
 MODE is check, stress, run, bench, shell, hang or exit (see qemu/init).
   --timeout SEC   kill the guest after SEC seconds (default: \$BOOT_TIMEOUT

@@ -7,7 +7,7 @@ set -euo pipefail
 
 usage() {
 	cat <<EOF
-usage: VARIANT=[debug|bench] $0 [--help] [make arguments...]
+usage: VARIANT=[debug|kcsan|bench] $0 [--help] [make arguments...]
 
 Builds \$BUILD/obj[-VARIANT] with -j\$(nproc), through ccache when present.
 The kernel image is \$BUILD/obj[-VARIANT]/arch/x86/boot/bzImage; modules

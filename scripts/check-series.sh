@@ -21,8 +21,8 @@ usage() {
 	cat <<EOF
 usage: $0 [--help] [--only CHECK[,CHECK...]] RESULTS-FILE
 
-CHECK is one of: series checkpatch kernel-doc warnings htmldocs.
-warnings needs the built kernel.
+CHECK is one of: series checkpatch kernel-doc warnings htmldocs configs.
+warnings and configs need the built kernel.
 Appends one line per check (per patch, per file) to RESULTS-FILE and prints
 the details of each failure.
 EOF
@@ -194,9 +194,32 @@ check_htmldocs() {
 	record "$([ -z "$new" ] && echo PASS || echo FAIL)" "htmldocs SPHINXDIRS=trace adds no warning"
 }
 
+# Configurations the series must refuse: KTAU allocates a task's state
+# with preemption disabled, which PREEMPT_RT does not allow, so KTAU
+# depends on !PREEMPT_RT. The built configuration with PREEMPT_RT forced
+# on must come out of olddefconfig without KTAU.
+check_configs() {
+	local tmp
+	[ -f "$(obj_dir)/.config" ] || { record FAIL "configs: no built configuration"; return; }
+	tmp=$(mktemp -d)
+	cp "$(obj_dir)/.config" "$tmp/.config"
+	"$SRC/scripts/config" --file "$tmp/.config" --enable EXPERT --enable PREEMPT_RT
+	make -s -C "$SRC" O="$tmp" ARCH=x86_64 olddefconfig > /dev/null 2>&1 ||
+		{ record FAIL "configs: olddefconfig with PREEMPT_RT"; rm -rf "$tmp"; return; }
+	if ! grep -q '^CONFIG_PREEMPT_RT=y' "$tmp/.config"; then
+		record FAIL "configs: PREEMPT_RT can be enabled on top of the built configuration"
+	elif grep -q '^CONFIG_KTAU=y' "$tmp/.config"; then
+		record FAIL "configs: KTAU is refused with PREEMPT_RT"
+	else
+		record PASS "configs: KTAU is refused with PREEMPT_RT"
+	fi
+	rm -rf "$tmp"
+}
+
 wanted series && check_series_list
 wanted checkpatch && check_checkpatch
 wanted kernel-doc && check_kernel_doc
 wanted warnings && check_warnings
 wanted htmldocs && check_htmldocs
+wanted configs && check_configs
 exit 0

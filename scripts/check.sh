@@ -4,23 +4,24 @@
 # static checks of the series, configuration, build, initramfs, the guest
 # run (KUnit at boot, selftests in the guest) beside the stress boot (4
 # CPUs: the stress test and the fuzzer), the tests of the harness, and one
-# closing line "N passed, N failed". With VARIANT=debug (make debug-check),
-# the same on the debug kernel. A step that cannot go on records its
-# failure, prints the summary and exits non-zero.
+# closing line "N passed, N failed". With VARIANT=debug (make debug-check)
+# or VARIANT=kcsan (make kcsan-check), the same on that kernel. A step that
+# cannot go on records its failure, prints the summary and exits non-zero.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
 	cat <<EOF
-usage: VARIANT=[debug] $0 [--help] [--no-harness] [--no-static] [--no-stress]
+usage: VARIANT=[debug|kcsan] $0 [--help] [--no-harness] [--no-static] [--no-stress]
 
-  --no-harness   skip the three harness self-tests (extra boots)
+  --no-harness   skip the harness self-tests (three extra boots, the
+                 console scan)
   --no-static    skip checkpatch, kernel-doc, W=1/sparse and htmldocs
   --no-stress    skip the stress boot (4 CPUs: ktau/ktp_stress, ktau/ktau_fuzz)
 
 Environment: STRESS_DIV (1 to 100) divides the stress and fuzz counts
-(default 1, and 10 with VARIANT=debug); STRESS_TIMEOUT limits the stress
-boot (seconds, default 3600).
+(default 1, and 10 with VARIANT=debug or kcsan); STRESS_TIMEOUT limits the
+stress boot (seconds, default 3600).
 Results go to \$BUILD/logs/check[-VARIANT].results.
 EOF
 }
@@ -28,13 +29,12 @@ EOF
 harness=1
 static=1
 stress=1
-# The debug kernel runs the stress test and the fuzzer many times slower:
-# it divides their counts by STRESS_DIV (see Documentation/robustness.md).
-if [ "${VARIANT:-}" = debug ]; then
-	stress_div=${STRESS_DIV:-10}
-else
-	stress_div=${STRESS_DIV:-1}
-fi
+# The debug and KCSAN kernels run the stress test and the fuzzer many times
+# slower: they divide their counts by STRESS_DIV (Documentation/robustness.md).
+case "${VARIANT:-}" in
+debug|kcsan) stress_div=${STRESS_DIV:-10} ;;
+*) stress_div=${STRESS_DIV:-1} ;;
+esac
 [[ $stress_div =~ ^[0-9]+$ ]] && ((10#$stress_div >= 1 && 10#$stress_div <= 100)) ||
 	die "STRESS_DIV must be a number from 1 to 100, not '$stress_div'"
 while [ $# -gt 0 ]; do
@@ -71,7 +71,7 @@ step "source and series apply" "$S/source.sh"
 [ "$static" = 1 ] && "$S/check-series.sh" --only series,checkpatch,kernel-doc "$RESULTS"
 step "configuration" "$S/config.sh"
 step "kernel build" "$S/build.sh"
-[ "$static" = 1 ] && "$S/check-series.sh" --only warnings,htmldocs "$RESULTS"
+[ "$static" = 1 ] && "$S/check-series.sh" --only warnings,htmldocs,configs "$RESULTS"
 step "initramfs" "$S/initramfs.sh"
 
 name=check${VARIANT:+-$VARIANT}

@@ -9,7 +9,7 @@ set -euo pipefail
 
 usage() {
 	cat <<EOF
-usage: VARIANT=[debug|bench] $0 [--help]
+usage: VARIANT=[debug|kcsan|bench] $0 [--help]
 
 Writes \$BUILD/obj[-VARIANT]/.config from tinyconfig, kernel-config/base.config,
 kernel-config/ktau.config and, for a variant, kernel-config/VARIANT.config.
@@ -24,13 +24,23 @@ case "${1:-}" in
 esac
 
 fragments=("$TOP/kernel-config/base.config" "$TOP/kernel-config/ktau.config")
-# A variant with a fragment of its own (debug, bench) adds it; others
+# A variant with a fragment of its own (debug, kcsan, bench) adds it; others
 # (bisect, dev) build the plain configuration in their own directory.
 [ -n "$VARIANT" ] && [ -f "$TOP/kernel-config/$VARIANT.config" ] &&
 	fragments+=("$TOP/kernel-config/$VARIANT.config")
 for f in "${fragments[@]}"; do
 	[ -f "$f" ] || die "config: fragment $f does not exist"
 done
+# The kcsan variant is the debug kernel with KCSAN instead of KASAN and
+# kmemleak: kcsan.config must hold every option line of debug.config but
+# theirs, so that a check added to one is not forgotten in the other.
+if [ "$VARIANT" = kcsan ]; then
+	missing=$(grep -E '^(CONFIG_|# CONFIG_.* is not set$)' "$TOP/kernel-config/debug.config" |
+		grep -vE 'CONFIG_(KASAN|DEBUG_KMEMLEAK)' |
+		grep -vxF -f "$TOP/kernel-config/kcsan.config" || true)
+	[ -z "$missing" ] ||
+		die "config: kcsan.config lacks these lines of debug.config: ${missing//$'\n'/, }"
+fi
 
 obj=$(obj_dir)
 stamp=$obj/.config-stamp

@@ -8,8 +8,12 @@
 #                  timeout and reported as hung
 #   no verdict     a guest whose init exits (the kernel panics, QEMU exits
 #                  0) must be reported as stopping without a verdict
+#   console scan   scripts/test_results.py, on the host: synthetic consoles
+#                  in which results.py must find and name every kind of
+#                  report once, and find none in fault injection's output
 #
-# Each is one result line appended to RESULTS-FILE.
+# Each is one result line appended to RESULTS-FILE (the console scan, one
+# per case of test_results.py).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,7 +21,8 @@ case "${1:-}" in
 -h|--help|"")
 	echo "usage: $0 RESULTS-FILE"
 	echo "Boots the built kernel three times and records whether the harness"
-	echo "caught a failing case, a hung guest and a guest without a verdict."
+	echo "caught a failing case, a hung guest and a guest without a verdict;"
+	echo "then checks the console scan on synthetic consoles (no boot)."
 	[ -n "${1:-}" ]; exit $? ;;
 esac
 RESULTS=$1
@@ -32,7 +37,7 @@ test_failing_case() {
 		--out "$tmp" > "$LOGS/harness-fail.results" 2>&1 || true
 	out=$("$TOP/scripts/summary.sh" "$tmp") || rc=$?
 	rm -f "$tmp"
-	if [ "$rc" -ne 0 ] && echo "$out" | tail -n1 | grep -qE '^[0-9]+ passed, 1 failed$' &&
+	if [ "$rc" -ne 0 ] && echo "$out" | tail -n1 | grep -qE '^[0-9]+ passed, 1 failed(, [0-9]+ skipped)?$' &&
 	   echo "$out" | grep -q 'deliberate_failure'; then
 		record PASS "harness: a deliberately failing case ends in '1 failed' and exit $rc"
 	else
@@ -53,6 +58,18 @@ expect_boot_failure() {
 	fi
 }
 
+# The console scan of results.py, without a boot: each case records its
+# own result; a script that records none fails.
+test_console_scan() {
+	local before after
+	before=$(grep -c 'harness: console scan:' "$RESULTS" || true)
+	python3 "$TOP/scripts/test_results.py" --out "$RESULTS" || true
+	after=$(grep -c 'harness: console scan:' "$RESULTS" || true)
+	[ "$after" -gt "$before" ] ||
+		record FAIL "harness: console scan: scripts/test_results.py ran"
+}
+
+test_console_scan
 test_failing_case
 expect_boot_failure hang 30 'hung: killed after 30s' \
 	"a hung guest is killed at the timeout and reported"

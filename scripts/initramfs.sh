@@ -28,6 +28,47 @@ find_busybox() {
 	echo "$b"
 }
 
+# The path of the program that Debian package $1 installs as .../$2.
+find_packaged() {
+	local pkg=$1 file=$2 b
+	b=$(dpkg -L "$pkg" 2>/dev/null | grep -E "/$file\$" | head -n1) || true
+	[ -n "$b" ] && [ -x "$b" ] ||
+		die "initramfs: $pkg is not installed (run scripts/deps.sh)"
+	echo "$b"
+}
+
+# Copies the dynamically linked program $1 into the initramfs at its own
+# path, with every shared library ldd lists and its dynamic loader, each
+# at the path the program looks for it (the file, not a symlink to it).
+# The guest has no ld.so.cache: the loader finds the libraries in its
+# default directories, which is where they are.
+copy_with_libraries() {
+	local prog=$1 deps interp f
+	deps=$(ldd "$prog") || die "initramfs: ldd $prog failed: not a dynamically linked program?"
+	if grep -q 'not found' <<< "$deps"; then
+		die "initramfs: $prog needs missing libraries:" \
+			"$(awk '/not found/ { printf " %s", $1 }' <<< "$deps")"
+	fi
+	interp=$(readelf -l "$prog" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+	[ -n "$interp" ] || die "initramfs: $prog names no dynamic loader"
+	# ldd prints "name => /path (address)" for a library, "/path (address)"
+	# for the loader and no path for the vDSO.
+	for f in "$prog" "$interp" $(awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+			$1 ~ /^\// { print $1 }' <<< "$deps" | sort -u); do
+		[ -e "$root$f" ] && continue
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f" || die "initramfs: cannot copy $f (for $prog)"
+	done
+}
+
+# The users and groups that tools look up (su, trinity, stress-ng): root,
+# and nobody and nogroup (65534) as on Debian.
+write_users() {
+	printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' \
+		'nobody:x:65534:65534:nobody:/nonexistent:/bin/false' > "$root/etc/passwd"
+	printf '%s\n' 'root:x:0:' 'nogroup:x:65534:' > "$root/etc/group"
+}
+
 # Selftests and tools that the series adds, built statically; $1 is the
 # directory in the patched tree, $2 the make variable naming the install root.
 build_user_dir() {
@@ -55,6 +96,13 @@ install -m 0755 "$TOP/qemu/init" "$root/init"
 install -m 0755 "$TOP/qemu/run-selftests" "$root/usr/libexec/ktau/run-selftests"
 install -m 0755 "$TOP"/qemu/demo.d/* "$root/demo.d/"
 series_patches > "$root/etc/ktau-series"
+write_users
+
+# Debian's system call fuzzer and stress tool, for ktau_tools_stress.sh.
+trinity=$(find_packaged trinity bin/trinity)
+stress_ng=$(find_packaged stress-ng bin/stress-ng)
+copy_with_libraries "$trinity"
+copy_with_libraries "$stress_ng"
 
 # The harness's own test, against the kernel tree's kselftest.h.
 gcc -static -O2 -Wall -I"$SRC/tools/testing/selftests" \

@@ -13,7 +13,7 @@ SRC=${KTAU_SRC:-$BUILD/src/linux}	# pristine copy with the series applied
 TREE=$BUILD/tree			# developer git tree, one commit per patch
 LOGS=$BUILD/logs
 
-# VARIANT selects a configuration: "" (default), debug, bench.
+# VARIANT selects a configuration: "" (default), debug, kcsan, bench.
 VARIANT=${VARIANT:-}
 obj_dir() { echo "$BUILD/obj${VARIANT:+-$VARIANT}"; }
 kernel_image() { echo "$(obj_dir)/arch/x86/boot/bzImage"; }

@@ -8,10 +8,15 @@ every suite and case, and writes JSON that this script walks. Each leaf case
 becomes one line "PASS|FAIL|SKIP<TAB>name" appended to the results file.
 
 The console is also scanned for kernel splats (panic, Oops, BUG, WARNING,
-KASAN, UBSAN, lockdep, kmemleak, hung task): each kind found is one failed
-result named after it, even when every test passed. A test that provokes a
-splat on purpose brackets it with "ktau-expect-splat: begin" and
+KASAN, KCSAN, UBSAN, lockdep, kmemleak, debug objects, list corruption,
+soft and hard lockups, RCU stalls, hung tasks, stack overflows, scheduling
+or sleeping in atomic context): each kind found is one failed result named
+after it, even when every test passed. A test that provokes a splat on
+purpose brackets it with "ktau-expect-splat: begin" and
 "ktau-expect-splat: end" in the kernel log; splats in between are expected.
+Fault injection is not a splat: its "FAULT_INJECTION: forcing a failure."
+and the call trace after it, and the allocator's "page allocation
+failure" report, match no pattern (scripts/test_results.py checks it).
 """
 
 import argparse
@@ -22,20 +27,45 @@ import subprocess
 import sys
 import tempfile
 
+# A line is named after the first pattern it matches, so the specific
+# kinds come first: many reports begin with "BUG: " or "WARNING: ", which
+# only the last entries take.
 SPLATS = [
+    # x86 with VMAP_STACK: BUG: task stack guard page was hit at ...;
+    # arm64: kernel stack overflow; without VMAP_STACK, the panics of the
+    # scheduler's stack end check and of the stack protector (before
+    # "kernel panic", which would take their lines)
+    ("stack overflow", re.compile(r"stack guard page was hit|kernel stack overflow|"
+                                  r"corrupted stack end detected|"
+                                  r"Kernel stack is corrupted in")),
     ("kernel panic", re.compile(r"Kernel panic - not syncing")),
-    ("Oops", re.compile(r"\bOops\b|general protection fault|Unable to handle")),
-    ("BUG", re.compile(r"\bBUG: ")),
-    ("WARNING", re.compile(r"\bWARNING: ")),
     ("KASAN", re.compile(r"\bKASAN: ")),
+    ("KCSAN", re.compile(r"\bBUG: KCSAN: ")),
     ("UBSAN", re.compile(r"\bUBSAN: ")),
+    # watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [comm:pid]
+    ("soft lockup", re.compile(r"\bBUG: soft lockup - CPU#")),
+    # watchdog: Watchdog detected hard LOCKUP on cpu 1
+    ("hard lockup", re.compile(r"Watchdog detected hard LOCKUP on cpu")),
+    # rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:
+    # rcu: INFO: rcu_preempt self-detected stall on CPU
+    # rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: {
+    # INFO: rcu_tasks detected stalls on tasks:
+    ("RCU stall", re.compile(r"\bINFO: rcu_\w+ (self-)?detected (expedited )?stall")),
+    ("scheduling while atomic", re.compile(r"\bBUG: scheduling while atomic")),
+    ("sleeping in atomic context",
+     re.compile(r"\bBUG: sleeping function called from invalid context")),
     ("lockdep", re.compile(r"possible (recursive|circular) locking|"
                            r"inconsistent lock state|suspicious RCU usage|"
-                           r"lock held when returning")),
+                           r"lock held when returning|bad unlock balance|"
+                           r"held lock freed|possible irq lock inversion|"
+                           r"-safe -> \S+-unsafe lock order")),
     ("kmemleak", re.compile(r"kmemleak: \d+ new suspected memory leaks")),
     ("debugobjects", re.compile(r"\bODEBUG: ")),
     ("list corruption", re.compile(r"list_(add|del) corruption")),
     ("hung task", re.compile(r"INFO: task .* blocked for more than")),
+    ("Oops", re.compile(r"\bOops\b|general protection fault|Unable to handle")),
+    ("BUG", re.compile(r"\bBUG: ")),
+    ("WARNING", re.compile(r"\bWARNING: ")),
 ]
 EXPECT_BEGIN = "ktau-expect-splat: begin"
 EXPECT_END = "ktau-expect-splat: end"
@@ -72,26 +102,38 @@ def walk(group, path, out):
 
 def scan_splats(console, context=12):
     """Return the splat kinds found outside expected regions, each with
-    the first report of its kind and the lines that follow it."""
+    the first report of its kind and the lines that follow it.
+
+    A line is a report of the first kind whose pattern it matches, and the
+    context lines after it belong to that report: they are quoted if it is
+    the first of its kind, and are not scanned either way, so that a
+    repeated report is not taken for other kinds (the "Oops" that follows
+    a stack overflow, the "BUG: " of a second soft lockup). The
+    ktau-expect-splat markers count wherever they are."""
     found = {}
     expected = False
-    quoting = None
+    report = None
+    left = 0
     with open(console, errors="replace") as f:
         for line in f:
-            if quoting and len(found[quoting]) < context:
-                found[quoting].append(line.rstrip())
+            if EXPECT_BEGIN in line or EXPECT_END in line:
+                expected = EXPECT_BEGIN in line
+                left = 0
                 continue
-            quoting = None
-            if EXPECT_BEGIN in line:
-                expected = True
-            elif EXPECT_END in line:
-                expected = False
-            elif not expected:
-                for kind, rx in SPLATS:
-                    if rx.search(line) and kind not in found:
-                        found[kind] = [line.rstrip()]
-                        quoting = kind
-                        break
+            if left:
+                left -= 1
+                if report:
+                    found[report].append(line.rstrip())
+                continue
+            report = None
+            if expected:
+                continue
+            kind = next((k for k, rx in SPLATS if rx.search(line)), None)
+            if kind:
+                left = context - 1
+                if kind not in found:
+                    found[kind] = [line.rstrip()]
+                    report = kind
     return found
 
 
