@@ -38,6 +38,16 @@ def timed(lines, start=100.0):
 # scan).
 FILLER = [f"ktau: filler line {i}" for i in range(16)]
 
+# The system call a write to a control file makes, innermost last.
+SYSCALL_TAIL = [
+    " control_write+0x1f4/0x260",
+    " proc_reg_write+0x9e/0xf0",
+    " vfs_write+0x14b/0x6c0",
+    " ksys_write+0xb2/0x140",
+    " do_syscall_64+0x6e/0x120",
+    " entry_SYSCALL_64_after_hwframe+0x76/0x7e",
+]
+
 CALL_TRACE = [
     "CPU: 1 UID: 0 PID: 123 Comm: ktau_fuzz Not tainted 6.12.117 #1",
     "Hardware name: QEMU Standard PC (i440FX + PIIX, 1996), BIOS 1.16.2-debian-1.16.2-1 04/01/2014",
@@ -45,12 +55,7 @@ CALL_TRACE = [
     " <TASK>",
     " dump_stack_lvl+0x5d/0x80",
     " ktau_set_mode+0x1c2/0x2a0",
-    " control_write+0x1f4/0x260",
-    " proc_reg_write+0x9e/0xf0",
-    " vfs_write+0x14b/0x6c0",
-    " ksys_write+0xb2/0x140",
-    " do_syscall_64+0x6e/0x120",
-    " entry_SYSCALL_64_after_hwframe+0x76/0x7e",
+] + SYSCALL_TAIL + [
     " </TASK>",
 ]
 
@@ -152,12 +157,7 @@ FAULT_INJECTION = [
     " __kmalloc_noprof+0x7f/0x420",
     " kasan_save_stack+0x1c/0x40",
     " ktau_set_task_enabled+0x2b/0x1a0",
-    " control_write+0x1f4/0x260",
-    " proc_reg_write+0x9e/0xf0",
-    " vfs_write+0x14b/0x6c0",
-    " ksys_write+0xb2/0x140",
-    " do_syscall_64+0x6e/0x120",
-    " entry_SYSCALL_64_after_hwframe+0x76/0x7e",
+] + SYSCALL_TAIL + [
     "RIP: 0033:0x4142f1",
     "Code: 00 00 48 8b 15 ... <48> 3d 00 f0 ff ff 77 58 c3",
     "RSP: 002b:00007ffe6c1c9c28 EFLAGS: 00000246 ORIG_RAX: 0000000000000001",
