@@ -6,7 +6,9 @@
 #   tree.sh tree     build/tree: the pristine source as commit "base" (tag
 #                    ktau-base) plus one commit per patch of 'series' (git am)
 #   tree.sh export   patches/ and series regenerated from ktau-base..HEAD
-#                    (git format-patch -s: every patch carries Signed-off-by)
+#                    (git format-patch -s: every patch carries Signed-off-by;
+#                    blank context lines are written empty, not as one
+#                    space, so that no line of a patch ends in white space)
 #
 # export keeps the series file's comment headings: a heading that stood
 # before a patch stands before the patch of the same subject afterwards.
@@ -55,7 +57,7 @@ export_series() {
 	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 		die "export: $TREE has uncommitted changes; commit them first"
 	tmp=$(mktemp -d)
-	git -C "$TREE" format-patch -q -s -N --zero-commit --no-signature --inter-hunk-context=10 \
+	git -C "$TREE" -c diff.suppressBlankEmpty=true format-patch -q -s -N --zero-commit --no-signature --inter-hunk-context=10 \
 		-o "$tmp" ktau-base..HEAD
 	cp "$TOP/series" "$tmp/.series.old"
 	{
