@@ -16,7 +16,8 @@ usage: VARIANT=[debug|kcsan] $0 [--help] [--no-harness] [--no-static] [--no-stre
 
   --no-harness   skip the harness self-tests (three extra boots, the
                  console scan)
-  --no-static    skip checkpatch, kernel-doc, W=1/sparse and htmldocs
+  --no-static    skip checkpatch, kernel-doc, W=1/sparse, htmldocs and the
+                 build variants (kernel-config/modules.config, off.config)
   --no-stress    skip the stress boot (4 CPUs: ktau/ktp_stress, ktau/ktau_fuzz)
 
 Environment: STRESS_DIV (1 to 100) divides the stress and fuzz counts
@@ -123,6 +124,25 @@ if [ -f "$SRC/tools/ktau/Makefile" ]; then
 				printf 'FAIL\t%s\n' "kprof: check-kprof.py ran" >> "$RESULTS"
 		fi
 	fi
+fi
+
+# Build variants, compile and link only: every tristate option of the
+# series as a module (modpost finds what a module needs but the kernel does
+# not export), and the series with CONFIG_KTP off (every site, marker and
+# export must compile to nothing).
+if [ "$static" = 1 ]; then
+	for v in modules off; do
+		info "build variant: kernel-config/$v.config"
+		t0=$(date +%s)
+		if (VARIANT=$v "$S/config.sh" && VARIANT=$v "$S/build.sh") \
+			> "$LOGS/variant-$v.out" 2>&1; then
+			info "build variant $v: $(( $(date +%s) - t0 )) s"
+			printf 'PASS\t%s\n' "build variant $v" >> "$RESULTS"
+		else
+			tail -n 5 "$LOGS/variant-$v.out" >&2
+			printf 'FAIL\t%s\n' "build variant $v (see $LOGS/variant-$v.out)" >> "$RESULTS"
+		fi
+	done
 fi
 
 [ "$harness" = 1 ] && "$S/harness-test.sh" "$RESULTS"

@@ -9,7 +9,7 @@ set -euo pipefail
 
 usage() {
 	cat <<EOF
-usage: VARIANT=[debug|kcsan|bench] $0 [--help]
+usage: VARIANT=[debug|kcsan|bench|modules|off] $0 [--help]
 
 Writes \$BUILD/obj[-VARIANT]/.config from tinyconfig, kernel-config/base.config,
 kernel-config/ktau.config and, for a variant, kernel-config/VARIANT.config.
@@ -71,29 +71,40 @@ info "config: tinyconfig + ${fragments[*]##*/}"
 declared() {
 	grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config ${1#CONFIG_}\b" "$SRC"
 }
-dropped=0
+# A later fragment overrides an earlier one (a variant may turn an option of
+# ktau.config off): the last line naming an option is the one checked.
+declare -A want
 for f in "${fragments[@]}"; do
 	while IFS= read -r line; do
 		case "$line" in
-		CONFIG_*=*)
-			opt=${line%%=*}
-			if ! grep -qxF "$line" "$obj/.config" &&
-			   ! { [ "${KTAU_ALLOW_UNKNOWN:-0}" = 1 ] && ! declared "$opt"; }; then
-				now=$(grep -E "^($opt=|# $opt is not set)" "$obj/.config" || echo "absent")
-				echo "error: config: $line (from ${f##*/}) was dropped by Kconfig; now: $now" >&2
-				dropped=1
-			fi
-			;;
+		CONFIG_*=*) want[${line%%=*}]="$line	${f##*/}" ;;
 		"# CONFIG_"*" is not set")
 			opt=${line#\# }
-			opt=${opt%% *}
-			if grep -q "^$opt=" "$obj/.config"; then
-				echo "error: config: $opt (from ${f##*/}) must be off but is $(grep "^$opt=" "$obj/.config")" >&2
-				dropped=1
-			fi
+			want[${opt%% *}]="$line	${f##*/}"
 			;;
 		esac
 	done < "$f"
+done
+dropped=0
+for opt in "${!want[@]}"; do
+	line=${want[$opt]%%	*}
+	from=${want[$opt]##*	}
+	case "$line" in
+	CONFIG_*=*)
+		if ! grep -qxF "$line" "$obj/.config" &&
+		   ! { [ "${KTAU_ALLOW_UNKNOWN:-0}" = 1 ] && ! declared "$opt"; }; then
+			now=$(grep -E "^($opt=|# $opt is not set)" "$obj/.config" || echo "absent")
+			echo "error: config: $line (from $from) was dropped by Kconfig; now: $now" >&2
+			dropped=1
+		fi
+		;;
+	*)
+		if grep -q "^$opt=" "$obj/.config"; then
+			echo "error: config: $opt (from $from) must be off but is $(grep "^$opt=" "$obj/.config")" >&2
+			dropped=1
+		fi
+		;;
+	esac
 done
 [ "$dropped" = 0 ] || exit 1
 echo "$digest" > "$stamp"

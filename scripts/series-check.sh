@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Bisectability: build the kernel after each patch of the series in turn,
+# Bisectability: build the kernel, the tools and the selftests after each
+# patch of the series in turn,
 # in a tree and object directory of its own (build/bisect), so the main
 # tree and its objects are untouched. With --boot, also boot each build in
 # check mode and require the guest's verdict.
@@ -12,8 +13,10 @@ usage() {
 usage: $0 [--help] [--boot]
 
 Applies the series one patch at a time to a copy of the pristine source and
-builds tinyconfig + kernel-config/ after each (ccache keeps it affordable).
-Stops at the first patch after which the kernel does not build (or boot).
+builds tinyconfig + kernel-config/ after each (ccache keeps it affordable),
+then tools/ktau and tools/testing/selftests/ktau if the tree has them.
+Stops at the first patch after which one of them does not build (or the
+kernel does not boot).
 EOF
 }
 
@@ -45,6 +48,16 @@ for p in $(series_patches); do
 	BUILD=$BISECT KTAU_SRC=$tree KTAU_ALLOW_UNKNOWN=1 "$TOP/scripts/config.sh" &&
 		BUILD=$BISECT KTAU_SRC=$tree "$TOP/scripts/build.sh" ||
 		die "series-check: the kernel does not build after $p (logs in $BISECT/logs)"
+	# The tools and selftests the series has so far, from scratch.
+	for dir in tools/ktau tools/testing/selftests/ktau; do
+		[ -f "$tree/$dir/Makefile" ] || continue
+		out=$BISECT/user/$dir/
+		log=$LOGS/bisect-${dir//\//-}.log
+		rm -rf "$out"
+		mkdir -p "$out"
+		make -C "$tree/$dir" OUTPUT="$out" > "$log" 2>&1 ||
+			die "series-check: $dir does not build after $p (see $log)"
+	done
 	if [ "$boot" = 1 ]; then
 		BUILD=$BISECT KTAU_SRC=$tree "$TOP/scripts/initramfs.sh" > /dev/null &&
 			BUILD=$BISECT KTAU_SRC=$tree "$TOP/scripts/boot.sh" --log "bisect-$n" check ||
