@@ -5,7 +5,9 @@
 #
 #   tree.sh tree     build/tree: the pristine source as commit "base" (tag
 #                    ktau-base) plus one commit per patch of 'series' (git am)
-#   tree.sh export   patches/ and series regenerated from ktau-base..HEAD
+#   tree.sh export   patches/ and series regenerated from ktau-base..HEAD,
+#                    with patches/0000-cover-letter.patch (not in series)
+#                    from Documentation/cover-letter.txt
 #                    (git format-patch -s: every patch carries Signed-off-by;
 #                    blank context lines are written empty, not as one
 #                    space, so that no line of a patch ends in white space)
@@ -58,11 +60,25 @@ export_series() {
 		die "export: $TREE has uncommitted changes; commit them first"
 	tmp=$(mktemp -d)
 	git -C "$TREE" -c diff.suppressBlankEmpty=true format-patch -q -s -N --zero-commit --no-signature --inter-hunk-context=10 \
-		-o "$tmp" ktau-base..HEAD
+		--cover-letter -o "$tmp" ktau-base..HEAD
+	# The cover letter: subject and prose from Documentation/cover-letter.txt
+	# (first line, then the body), shortlog and diffstat from git.
+	python3 - "$tmp/0000-cover-letter.patch" "$TOP/Documentation/cover-letter.txt" \
+		"$(git -C "$TREE" log -1 --format=%aD)" "$(git -C "$TREE" rev-list --count ktau-base..HEAD)" <<'PY'
+import re, sys
+cover, src = sys.argv[1], open(sys.argv[2]).read().split('\n', 1)
+s = open(cover).read()
+s = s.replace('*** SUBJECT HERE ***', src[0].strip()).replace('*** BLURB HERE ***', src[1].strip())
+# Numbered like a posting, dated like the last patch: the file changes only
+# when the series or the prose does.
+s = s.replace('Subject: [PATCH] ', 'Subject: [PATCH 00/%s] ' % sys.argv[4], 1)
+s = re.sub(r'(?m)^Date: .*$', 'Date: ' + sys.argv[3], s, count=1)
+open(cover, 'w').write(s)
+PY
 	cp "$TOP/series" "$tmp/.series.old"
 	{
 		# Each patch gets the comment lines that preceded its subject.
-		for p in $(cd "$tmp" && ls -- *.patch 2>/dev/null); do
+		for p in $(cd "$tmp" && ls -- *.patch 2>/dev/null | grep -vx "$COVER"); do
 			slug=${p#[0-9][0-9][0-9][0-9]-}
 			h=$(awk -v s="$slug" '/^[[:space:]]*(#|$)/ { h = h $0 "\n"; next }
 				{ x = $1; sub(/^[0-9]+-/, "", x); if (x == s) { printf "%s", h; exit } h = "" }' \
