@@ -4,7 +4,9 @@
 # ("PASS|FAIL|SKIP<TAB>name") in the file given as argument:
 #
 #   series       every patch in 'series' exists and every patch is listed
-#   checkpatch   --strict: no ERROR or WARNING; each CHECK (and a
+#   checkpatch   --strict: no ERROR or WARNING (but "does MAINTAINERS
+#                need updating?" for files the series' one MAINTAINERS
+#                entry covers, which is checked); each CHECK (and a
 #                TRACE_PRINTK WARNING) matches a line of
 #                scripts/checkpatch-exceptions, and each exception is used
 #   kernel-doc   -none -Wall is silent on every .c/.h file the series adds
@@ -87,9 +89,38 @@ exception_for() {
 	return 1
 }
 
+# The F: patterns the series adds to MAINTAINERS, one per line.
+series_f_patterns() {
+	local p
+	for p in $(series_patches); do
+		awk '/^diff --git / { f = substr($3, 3) } f == "MAINTAINERS" && /^\+F:/ { print $2 }' \
+			"$TOP/patches/$p"
+	done
+}
+
+# True if every file patch $1 adds or deletes matches one of the series'
+# MAINTAINERS patterns (a pattern ending in / covers the directory).
+files_maintained() {
+	local f pat ok
+	for f in $(awk '/^diff --git / { f = substr($4, 3) } /^(new|deleted) file mode/ { print f }' \
+			"$TOP/patches/$1"); do
+		ok=0
+		while read -r pat; do
+			case "$pat" in
+			*/) [[ $f == "$pat"* ]] && ok=1 ;;
+			*) [[ $f == $pat ]] && ok=1 ;;
+			esac
+		done <<< "$F_PATTERNS"
+		[ $ok = 1 ] || { echo "  $1: $f is in no MAINTAINERS pattern of the series"; return 1; }
+	done
+}
+
 check_checkpatch() {
 	local p out bad line type msg used
 	used=$(mktemp)
+	# MAINTAINERS is changed once, with directory patterns: a patch adding
+	# files the patterns cover needs no MAINTAINERS hunk of its own.
+	F_PATTERNS=$(series_f_patterns)
 	for p in $(series_patches); do
 		bad=0
 		# GIT_DIR points nowhere: checkpatch checks a git-tracked file
@@ -105,6 +136,9 @@ check_checkpatch() {
 			# message allows it: trace_printk() in code built only
 			# with a test option (the benchmark measures it).
 			case "$type" in
+			"WARNING FILE_PATH_CHANGES")
+				[ -n "$F_PATTERNS" ] && files_maintained "$p" && continue
+				;;
 			CHECK\ *|"WARNING TRACE_PRINTK")
 				if exception_for "$p" "${type#* }" "$msg" >> "$used"; then
 					continue

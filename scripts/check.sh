@@ -138,6 +138,12 @@ if [ "$static" = 1 ]; then
 			> "$LOGS/variant-$v.out" 2>&1; then
 			info "build variant $v: $(( $(date +%s) - t0 )) s"
 			printf 'PASS\t%s\n' "build variant $v" >> "$RESULTS"
+			[ "$v" = off ] || continue
+			# Nothing of a site, marker or event may reach vmlinux.
+			left=$(nm "$BUILD/obj-off/vmlinux" |
+				grep -E ' (__ktp_(site|marker|mptr|ptr|event)_|ktrace_)' | head -n 5 || true)
+			printf '%s\t%s\n' "$([ -z "$left" ] && echo PASS || echo FAIL)" \
+				"build variant off: no site, marker or event symbol in vmlinux${left:+ (${left//$'\n'/, })}" >> "$RESULTS"
 		else
 			tail -n 5 "$LOGS/variant-$v.out" >&2
 			printf 'FAIL\t%s\n' "build variant $v (see $LOGS/variant-$v.out)" >> "$RESULTS"
