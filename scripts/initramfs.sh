@@ -72,14 +72,14 @@ write_users() {
 # Selftests and tools that the series adds, built statically; $1 is the
 # directory in the patched tree, $2 the make variable naming the install root.
 build_user_dir() {
-	local dir=$1 destvar=$2 name log
+	local dir=$1 destvar=$2 extra=("${@:3}") name log
 	[ -f "$SRC/$dir/Makefile" ] || return 0
 	name=${dir//\//-}
 	log=$LOGS/$name.log
 	mkdir -p "$BUILD/user/$dir"
 	make -C "$SRC/$dir" OUTPUT="$BUILD/user/$dir/" > "$log" 2>&1 ||
 		die "initramfs: building $dir failed (see $log)"
-	make -C "$SRC/$dir" OUTPUT="$BUILD/user/$dir/" "$destvar" install >> "$log" 2>&1 ||
+	make -C "$SRC/$dir" OUTPUT="$BUILD/user/$dir/" "$destvar" "${extra[@]}" install >> "$log" 2>&1 ||
 		die "initramfs: installing $dir failed (see $log)"
 }
 
@@ -109,7 +109,11 @@ gcc -static -O2 -Wall -I"$SRC/tools/testing/selftests" \
 	-o "$root/selftests/harness_test" "$TOP/qemu/harness_test.c" ||
 	die "initramfs: cannot build qemu/harness_test.c"
 
-build_user_dir tools/testing/selftests/ktau INSTALL_PATH="$root/selftests/ktau"
+# SRC_PATH and OBJ_PATH, which the selftests' top Makefile passes, place
+# the files a test includes from outside its directory (TEST_INCLUDES:
+# kselftest/ktap_helpers.sh) beside it, as run_kselftest.sh has them.
+build_user_dir tools/testing/selftests/ktau INSTALL_PATH="$root/selftests/ktau" \
+	SRC_PATH="$SRC/tools/testing/selftests" OBJ_PATH="$root/selftests"
 build_user_dir tools/ktau DESTDIR="$root"
 
 [ -d "$obj/modules-staging/lib" ] && cp -a "$obj/modules-staging/lib" "$root/"
