@@ -31,9 +31,6 @@ kmake() {
 		CC="$cc" HOSTCC="$cc" "$@"
 }
 
-# The cover letter in patches/, which the series file does not list.
-COVER=0000-cover-letter.patch
-
 # Patches named by the series file, in order, comments and blanks skipped.
 series_patches() {
 	sed -e 's/#.*//' "$TOP/series" | awk 'NF { print $1 }'

@@ -6,8 +6,9 @@
 #   tree.sh tree     build/tree: the pristine source as commit "base" (tag
 #                    ktau-base) plus one commit per patch of 'series' (git am)
 #   tree.sh export   patches/ and series regenerated from ktau-base..HEAD,
-#                    with patches/0000-cover-letter.patch (not in series)
-#                    from Documentation/cover-letter.txt
+#                    with the cover letter in cover-letter.patch, from
+#                    Documentation/cover-letter.txt (patches/ holds only
+#                    the patches the series lists)
 #                    (git format-patch -s: every patch carries Signed-off-by;
 #                    blank context lines are written empty, not as one
 #                    space, so that no line of a patch ends in white space)
@@ -75,10 +76,11 @@ s = s.replace('Subject: [PATCH] ', 'Subject: [PATCH 00/%s] ' % sys.argv[4], 1)
 s = re.sub(r'(?m)^Date: .*$', 'Date: ' + sys.argv[3], s, count=1)
 open(cover, 'w').write(s)
 PY
+	mv "$tmp/0000-cover-letter.patch" "$TOP/cover-letter.patch"
 	cp "$TOP/series" "$tmp/.series.old"
 	{
 		# Each patch gets the comment lines that preceded its subject.
-		for p in $(cd "$tmp" && ls -- *.patch 2>/dev/null | grep -vx "$COVER"); do
+		for p in $(cd "$tmp" && ls -- *.patch 2>/dev/null); do
 			slug=${p#[0-9][0-9][0-9][0-9]-}
 			h=$(awk -v s="$slug" '/^[[:space:]]*(#|$)/ { h = h $0 "\n"; next }
 				{ x = $1; sub(/^[0-9]+-/, "", x); if (x == s) { printf "%s", h; exit } h = "" }' \
