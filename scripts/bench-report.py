@@ -39,7 +39,7 @@ ROWS = [
      "getppid_off", "the same, KTAU off"),
     ("lattop block + wakeup", "lattop_pair", None, ""),
     ("kprof tick", "kprof_tick", None, ""),
-    ("local_clock() (records', KTAU's and lattop's clock)", "local_clock",
+    ("local_clock() (records' and lattop's clock; KTAU's where the TSC is not sched_clock)", "local_clock",
      None, ""),
 ]
 
@@ -108,14 +108,16 @@ into the kernel; their paths, instruction by instruction:
   armed again soon after being disarmed, waits for an RCU grace period
   (`tp_rcu_cond_sync()`): those figures are virtual nanoseconds of
   waiting, not instructions, and vary slightly from boot to boot.
-- **KTAU pair**: each of the two sites reads `local_clock()` and takes the
-  task state's raw spinlock with interrupts saved; entry also checks that
-  the task has a state. The rest is the table lookup by id (a hash probe)
-  and the nesting stack: push at entry; at exit the pop, inclusive and
-  exclusive times and the parent's child time. The 150-instruction goal is
-  missed by the bookkeeping itself, not by the sites: the two clock reads
-  are 74 instructions, and the two site calls with their empty-probe
-  equivalent about 26.
+- **KTAU pair**: each probe loads `current->ktau` once, tests the
+  state's mode generation and the per-task switch, saves the flags and
+  disables interrupts (no lock: the state is written only on its task's
+  CPU), reads the TSC (converted to nanoseconds when a profile is read),
+  and finds the routine's slot by a byte index on its id. Entry pushes a
+  frame; exit checks the innermost frame and charges inclusive,
+  exclusive and the parent's child time. Documentation/cost.md counts
+  the 156 along the disassembly: sites 19, probe glue 34, flags 10,
+  clock 12, mode and trace tests 12, bookkeeping 69. It was 359 with a
+  per-task spinlock, two `local_clock()` reads and a hashed table.
 - **lattop pair**: block looks the task up in the store, saves its call
   trace (a user stack walk for a user task) and the time; wakeup looks it
   up again and accounts the latency, keeping the worst trace.
