@@ -39,8 +39,26 @@ ROWS = [
      "getppid_off", "the same, KTAU off"),
     ("lattop block + wakeup", "lattop_pair", None, ""),
     ("kprof tick", "kprof_tick", None, ""),
-    ("local_clock() (records' and lattop's clock; KTAU's where the TSC is not sched_clock)", "local_clock",
-     None, ""),
+    ("local_clock(), the scheduler's clock", "local_clock", None, ""),
+    ("ktp_clock(), the clock of records, KTAU and lattop (the TSC here)",
+     "ktp_clock", None, ""),
+]
+
+# The workload section: (case, its figure, the figure it is compared to)
+WORKLOAD_ROWS = [
+    ("KTAU profiling every task", "wl_ktau_ns"),
+    ("lattop on", "wl_lattop_ns"),
+    ("every ktp site on the binary sink, recorded by ktp-record",
+     "wl_ktp_ns"),
+    ("the equivalent upstream events in ftrace, recorded by trace-cmd",
+     "wl_ftrace_ns"),
+]
+
+# (recorder, prefix of its figures)
+RECORDERS = [
+    ("ktp-record (every ktp site)", "rec_ktp"),
+    ("trace-cmd record (sched_switch, sched_wakeup, irq, softirq, "
+     "raw_syscalls)", "rec_ftrace"),
 ]
 
 # (goal, test on the figures, the figures it uses)
@@ -64,6 +82,28 @@ GOALS = [
      and f["tp_probe1_others"] == f["tp_probe1"]),
 ]
 
+# The cost goals, per operation and for the workload.
+COST_GOALS = [
+    ("KTAU syscall entry + exit, profile: at most 80",
+     lambda f: f["ktau_profile_pair"] <= 80),
+    ("KTAU syscall entry + exit, profile + trace: at most 100",
+     lambda f: f["ktau_trace_pair"] <= 100),
+    ("getppid() with KTAU profile: at most 1.25 x KTAU off",
+     lambda f: f["getppid_profile"] <= 1.25 * f["getppid_off"]),
+    ("record 4 x u64, binary sink: at most 150",
+     lambda f: f["bin_record"] <= 150),
+    ("1 empty probe: at most 12", lambda f: f["ktp_probe1"] <= 12),
+    ("4 empty probes: at most 50", lambda f: f["ktp_probe4"] <= 50),
+    ("lattop block + wakeup: at most 300", lambda f: f["lattop_pair"] <= 300),
+    ("workload with KTAU profile: at most 1.05 x nothing on",
+     lambda f: f["wl_ktau_ns"] <= 1.05 * f["wl_off_ns"]),
+    ("ktp-record: nothing lost at the default ring size",
+     lambda f: f["rec_ktp_lost"] == 0),
+    ("ktp-record: fewer recorder instructions per event than trace-cmd",
+     lambda f: f["rec_ktp_cpu"] / f["rec_ktp_events"]
+     < f["rec_ftrace_cpu"] / f["rec_ftrace_events"]),
+]
+
 # Case functions of ktp_bench.ko whose timed loop the document lists.
 LISTINGS = [
     ("case_ktp_disabled", "ktp site, no probe"),
@@ -71,6 +111,24 @@ LISTINGS = [
     ("ktp_probes_case", "ktp site with probes (the loop serves 1 and 4)"),
     ("tp_probes_case", "upstream tracepoint with probes"),
 ]
+
+WORKLOAD_TEXT = """\
+In the same boot, after the cases above, `bench-workload` (qemu/ in the
+project) runs a fixed busybox workload: a `tar` of part of the initramfs
+through `gzip`, a `find` of `/` and 200 forks of `/bin/true`. Each figure
+is the guest instructions, on both CPUs, from the workload's start to its
+end (`CLOCK_MONOTONIC` under `-icount shift=0`), once with nothing on and
+once with each consumer on. The recorders run in the background for the
+whole workload, started before it and stopped with `SIGINT` after it; their
+instructions are those of their own processes and threads (`wait4()`'s
+resource usage), which include trace-cmd's fixed costs (its start, and
+reading `/proc/kallsyms` and the event formats when it stops); each
+recorder also records an idle second first, which gives its fixed cost
+and, by difference, what an event costs it beyond that. Both record
+to a file in the initramfs's tmpfs at their default ring sizes (ktp 256
+KiB per CPU, ftrace's 1408 KiB per CPU), ktp-record every kernel site of ktp
+(more events than trace-cmd's set, which has no page fault, tick, timer,
+fork, exec or exit events)."""
 
 EXPLAIN = """\
 The loops above are the whole hot path of the site cases. Disarmed, a
@@ -83,17 +141,19 @@ data and calls through its static call. The empty probe is a single
 iterator, which walks its array. The other cases call
 into the kernel; their paths, instruction by instruction:
 
-- **binary record** (`bin_record`): `ktp_mark()` tests its static key and
-  calls `__ktp_mark()` (variadic: the five argument registers are saved for
-  `va_list`), which walks the marker's sinks and calls `ktp_bin_record()`:
-  `ktp_ring_reserve()` (produced count, a `local_cmpxchg()` on the head,
-  the pid and `local_clock()`, itself about 37), `ktp_mark_encode()` (four
-  `va_arg` and stores: markers whose arguments are all 64-bit integers take
-  a path without a switch per argument) and the release store of the
-  header. No formatting happens.
-- **ASCII record**: the same reservation, then `vsnprintf()` of the
-  marker's format into a per-context line: about 12 times the binary
-  record, nearly all of it in `vsnprintf()`.
+- **binary record** (`bin_record`): `ktp_mark()` tests its static key,
+  stores its four arguments in an array on its stack and calls
+  `__ktp_mark()`, which walks the marker's sinks and calls
+  `ktp_bin_record()`: the reservation, inlined (produced count, the TSC
+  read by `ktp_clock()`, a `local_cmpxchg()` on the head, the pid), the
+  four values copied from the array (markers whose arguments are all
+  64 bits wide take this path; others go through `ktp_mark_encode()`) and
+  the release store of the header. No formatting, no variable argument
+  list.
+- **ASCII record**: the same reservation, then `ktp_mark_format()`: the
+  marker's format split at its conversions, each argument formatted by
+  `scnprintf()` with its C type, into a per-context line: about 28 times
+  the binary record, nearly all of it in the formatting.
 - **ftrace event**: `trace_event_buffer_reserve()` (the ring buffer's
   reserve with its recursion check, the event's trigger and filter tests,
   the common fields), the four stores, `trace_event_buffer_commit()`.
@@ -166,9 +226,35 @@ def table(figures):
     return lines
 
 
-def goals(figures):
+def workload_table(figures):
+    off = figures.get("wl_off_ns")
+    lines = ["| the workload with | guest instructions | ÷ nothing on |",
+             "| --- | ---: | ---: |",
+             f"| nothing on | {fmt(off)} | 1.00 |"]
+    for case, ident in WORKLOAD_ROWS:
+        v = figures.get(ident)
+        lines.append(f"| {case} | {fmt(v)} | {ratio(v, off)} |")
+    lines += ["", "| recorder | events written | lost | bytes | recorder "
+              "instructions | per event | idle second: events, instructions "
+              "| per event beyond the idle second |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, pre in RECORDERS:
+        ev = figures.get(pre + "_events")
+        cpu = figures.get(pre + "_cpu")
+        iev = figures.get(pre + "_idle_events")
+        icpu = figures.get(pre + "_idle_cpu")
+        per = fmt(round(cpu / ev)) if ev and cpu is not None else "—"
+        beyond = (fmt(round((cpu - icpu) / (ev - iev)))
+                  if None not in (ev, cpu, iev, icpu) and ev > iev else "—")
+        lines.append(f"| {name} | {fmt(ev)} | {fmt(figures.get(pre + '_lost'))} "
+                     f"| {fmt(figures.get(pre + '_bytes'))} | {fmt(cpu)} | {per} "
+                     f"| {fmt(iev)}, {fmt(icpu)} | {beyond} |")
+    return lines
+
+
+def goals(figures, which=None):
     out = []
-    for text, test in GOALS:
+    for text, test in (GOALS if which is None else which):
         try:
             met = "met" if test(figures) else "missed"
         except KeyError:
@@ -213,7 +299,9 @@ def main():
     differ = [i for i in ids if len({r.get(i) for r in runs}) > 1]
 
     print("\n".join(table(figures)))
-    for text, met in goals(figures):
+    if "wl_off_ns" in figures:
+        print("\n".join(workload_table(figures)))
+    for text, met in goals(figures) + goals(figures, COST_GOALS):
         print(f"goal: {text}: {met}")
     if len(runs) > 1:
         print(f"runs: {len(runs)}; figures that differ between runs: "
@@ -224,7 +312,9 @@ def main():
             json.dump({"release": args.release, "unit": "guest instructions "
                        "(TSC under -icount shift=0,sleep=off)",
                        "runs": runs, "differ": differ,
-                       "goals": dict(goals(figures))}, f, indent=1,
+                       "goals": dict(goals(figures)),
+                       "cost_goals": dict(goals(figures, COST_GOALS))},
+                      f, indent=1,
                       sort_keys=True)
             f.write("\n")
     if args.md:
@@ -253,6 +343,10 @@ def write_md(args, runs, figures, differ):
             "## Goals (ANCHORS.md)", "",
             "| goal | result |", "| --- | --- |"]
     out += [f"| {t} | {m} |" for t, m in goals(figures)]
+    out += ["", "## A workload", "", WORKLOAD_TEXT, ""]
+    out += workload_table(figures)
+    out += ["", "## Cost goals", "", "| goal | result |", "| --- | --- |"]
+    out += [f"| {t} | {m} |" for t, m in goals(figures, COST_GOALS)]
     out += ["", "## The runs", ""]
     head = "| figure | " + " | ".join(f"run {i + 1}" for i in range(len(runs))) + " |"
     out += [head, "| --- |" + " ---: |" * len(runs)]

@@ -132,14 +132,16 @@ check_checkpatch() {
 			# path:LINE: LEVEL:TYPE: message
 			type=$(echo "$line" | sed -n 's/^[^:]*:[0-9]*: \(ERROR\|WARNING\|CHECK\):\([A-Z_0-9]*\):.*/\1 \2/p')
 			msg=${line#*: *:*: }
-			# The one WARNING that may be excepted is the one whose
-			# message allows it: trace_printk() in code built only
-			# with a test option (the benchmark measures it).
+			# The WARNINGs that may be excepted: the one whose
+			# message allows it, trace_printk() in code built only
+			# with a test option (the benchmark measures it), and
+			# EXPORT_SYMBOL, which checkpatch also reports after a
+			# DEFINE_STATIC_KEY_FALSE() that it follows.
 			case "$type" in
 			"WARNING FILE_PATH_CHANGES")
 				[ -n "$F_PATTERNS" ] && files_maintained "$p" && continue
 				;;
-			CHECK\ *|"WARNING TRACE_PRINTK")
+			CHECK\ *|"WARNING TRACE_PRINTK"|"WARNING EXPORT_SYMBOL")
 				if exception_for "$p" "${type#* }" "$msg" >> "$used"; then
 					continue
 				fi

@@ -104,6 +104,22 @@ stress_ng=$(find_packaged stress-ng bin/stress-ng)
 copy_with_libraries "$trinity"
 copy_with_libraries "$stress_ng"
 
+# Debian's trace-cmd, to compare its recording cost with ktp-record's: the
+# program with libtracefs, libtraceevent and libzstd, and libtraceevent's
+# event-format plugins, which it loads from their packaged directory.
+tracecmd=$(find_packaged trace-cmd bin/trace-cmd)
+copy_with_libraries "$tracecmd"
+plugins=$(dpkg -L libtraceevent1-plugin 2>/dev/null | grep -E '/traceevent/plugins$' | head -n1) || true
+[ -n "$plugins" ] && [ -d "$plugins" ] ||
+	die "initramfs: libtraceevent1-plugin is not installed (run scripts/deps.sh)"
+mkdir -p "$root$plugins"
+cp "$plugins"/*.so "$root$plugins/" || die "initramfs: cannot copy $plugins"
+
+# make bench's workload section: the script and the meter it runs under.
+install -m 0755 "$TOP/qemu/bench-workload" "$root/usr/bin/bench-workload"
+gcc -static -O2 -Wall -o "$root/usr/bin/bench-run" "$TOP/qemu/bench-run.c" ||
+	die "initramfs: cannot build qemu/bench-run.c"
+
 # The harness's own test, against the kernel tree's kselftest.h.
 gcc -static -O2 -Wall -I"$SRC/tools/testing/selftests" \
 	-o "$root/selftests/harness_test" "$TOP/qemu/harness_test.c" ||
