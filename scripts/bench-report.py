@@ -54,6 +54,17 @@ WORKLOAD_ROWS = [
      "wl_ftrace_ns"),
 ]
 
+# Before and after: (case, figure, its value on the 55-patch series)
+BEFORE = [
+    ("KTAU syscall entry + exit, profile", "ktau_profile_pair", 346),
+    ("KTAU syscall entry + exit, profile + trace", "ktau_trace_pair", 367),
+    ("getppid() from user space, KTAU profile", "getppid_profile", 560),
+    ("record 4 x u64: binary sink", "bin_record", 286),
+    ("1 empty probe", "ktp_probe1", 13),
+    ("4 empty probes", "ktp_probe4", 67),
+    ("lattop block + wakeup", "lattop_pair", 591),
+]
+
 # (recorder, prefix of its figures)
 RECORDERS = [
     ("ktp-record (every ktp site)", "rec_ktp"),
@@ -128,7 +139,11 @@ and, by difference, what an event costs it beyond that. Both record
 to a file in the initramfs's tmpfs at their default ring sizes (ktp 256
 KiB per CPU, ftrace's 1408 KiB per CPU), ktp-record every kernel site of ktp
 (more events than trace-cmd's set, which has no page fault, tick, timer,
-fork, exec or exit events)."""
+fork, exec or exit events). Unlike the cases above, these figures differ
+from boot to boot (by about 1 % for the workload and up to a factor of
+two for ktp-record's own instructions): with two CPUs, how the workload's
+processes, the recorders' readers and the timers interleave is not fixed
+by `-icount`. Both boots are in the runs below."""
 
 EXPLAIN = """\
 The loops above are the whole hot path of the site cases. Disarmed, a
@@ -252,6 +267,15 @@ def workload_table(figures):
     return lines
 
 
+def before_table(figures):
+    lines = ["| case | 55-patch series | now | now ÷ then |",
+             "| --- | ---: | ---: | ---: |"]
+    for case, ident, then in BEFORE:
+        now = figures.get(ident)
+        lines.append(f"| {case} | {fmt(then)} | {fmt(now)} | {ratio(now, then)} |")
+    return lines
+
+
 def goals(figures, which=None):
     out = []
     for text, test in (GOALS if which is None else which):
@@ -345,6 +369,12 @@ def write_md(args, runs, figures, differ):
     out += [f"| {t} | {m} |" for t, m in goals(figures)]
     out += ["", "## A workload", "", WORKLOAD_TEXT, ""]
     out += workload_table(figures)
+    out += ["", "## Before and after", "",
+            "The same cases as measured on the 55-patch series, before the",
+            "system call probes lost their lock and the records their",
+            "variable argument list (Documentation/cost.md has the",
+            "instructions behind each figure):", ""]
+    out += before_table(figures)
     out += ["", "## Cost goals", "", "| goal | result |", "| --- | --- |"]
     out += [f"| {t} | {m} |" for t, m in goals(figures, COST_GOALS)]
     out += ["", "## The runs", ""]
