@@ -19,7 +19,7 @@ PACKAGES=(
 	linux-source-6.12 quilt qemu-system-x86 busybox-static
 	build-essential flex bison bc libelf-dev libssl-dev cpio kmod
 	ccache sparse python3-sphinx python3-yaml xz-utils rsync babeltrace2
-	util-linux trinity stress-ng trace-cmd
+	util-linux trinity stress-ng trace-cmd linux-perf
 )
 
 case "${1:-}" in

@@ -115,6 +115,11 @@ plugins=$(dpkg -L libtraceevent1-plugin 2>/dev/null | grep -E '/traceevent/plugi
 mkdir -p "$root$plugins"
 cp "$plugins"/*.so "$root$plugins/" || die "initramfs: cannot copy $plugins"
 
+# Debian's perf, for the tests that count, sample and attach BPF programs
+# to ktp's trace events.
+perf=$(find_packaged linux-perf bin/perf)
+copy_with_libraries "$perf"
+
 # make bench's workload section: the script and the meter it runs under.
 install -m 0755 "$TOP/qemu/bench-workload" "$root/usr/bin/bench-workload"
 gcc -static -O2 -Wall -o "$root/usr/bin/bench-run" "$TOP/qemu/bench-run.c" ||
