@@ -9,7 +9,8 @@
 #                    with the cover letter in cover-letter.patch, from
 #                    Documentation/cover-letter.txt (patches/ holds only
 #                    the patches the series lists)
-#                    (git format-patch -s: every patch carries Signed-off-by;
+#                    (git format-patch -s --abbrev=9: every patch carries
+#                    Signed-off-by and the same index lines on every machine;
 #                    blank context lines are written empty, not as one
 #                    space, so that no line of a patch ends in white space)
 #
@@ -60,7 +61,7 @@ export_series() {
 	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 		die "export: $TREE has uncommitted changes; commit them first"
 	tmp=$(mktemp -d)
-	git -C "$TREE" -c diff.suppressBlankEmpty=true format-patch -q -s -N --zero-commit --no-signature --inter-hunk-context=10 \
+	git -C "$TREE" -c diff.suppressBlankEmpty=true format-patch -q -s -N --zero-commit --no-signature --inter-hunk-context=10 --abbrev=9 \
 		--cover-letter -o "$tmp" ktau-base..HEAD
 	# The cover letter: subject and prose from Documentation/cover-letter.txt
 	# (first line, then the body), shortlog and diffstat from git.
