@@ -10,7 +10,8 @@ SHELL := /bin/bash
 	harness-test series-check tree export clean
 
 help:
-	@echo "make run           build, boot under QEMU, run the demo, print what it saw"
+	@echo "make run           build, boot under QEMU, run the demo, print what it saw;"
+	@echo "                   leave its traces, profiles and flame graphs in build/run/"
 	@echo "make check         the full test run; ends in 'N passed, N failed'"
 	@echo "make debug-check   the guest runs of make check on the debug kernel"
 	@echo "                   (kernel-config/debug.config: lockdep, KASAN, UBSAN,"
@@ -45,6 +46,7 @@ initramfs: kernel
 
 run: initramfs
 	@$(S)/boot.sh run
+	@$(S)/run-files.sh
 
 bench:
 	@$(S)/bench.sh

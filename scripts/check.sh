@@ -104,6 +104,24 @@ if [ "$stress" = 1 ]; then
 		--name "$sname" --out "$RESULTS" || true
 fi
 
+# The flame graph page make run leaves, drawn from the folded stacks of
+# lattop and kprof the guest exported, and opened in headless Chromium.
+check_flamegraph() {
+	local files=$1 page=$BUILD/run-check/flamegraph.html
+	if ! "$S/vendor.sh" > "$LOGS/vendor.log" 2>&1; then
+		printf 'FAIL\t%s\n' "flamegraph: d3 and d3-flame-graph install from npm" >> "$RESULTS"
+		return
+	fi
+	mkdir -p "$(dirname "$page")"
+	local graphs=(--graph "lattop: time asleep" us "$files/lattop/folded"
+		--graph "kprof: kernel PC samples" ticks "$files/kprof/folded")
+	if python3 "$S/flamegraph.py" --vendor "$BUILD/vendor" --out "$page" "${graphs[@]}"; then
+		python3 "$S/flamegraph.py" --check "$page" --out "$RESULTS" "${graphs[@]}" || true
+	else
+		printf 'FAIL\t%s\n' "flamegraph: the page is written" >> "$RESULTS"
+	fi
+}
+
 if [ -f "$SRC/tools/ktau/Makefile" ]; then
 	info "trace: the guest's CTF trace, read on the host by babeltrace2"
 	hostdump=$BUILD/user/host/tools/ktau/
@@ -116,6 +134,8 @@ if [ -f "$SRC/tools/ktau/Makefile" ]; then
 		python3 "$S/check-trace.py" --files "$BUILD/guest-files/$name" \
 			--ktp-dump "$hostdump/ktp-dump" --out "$RESULTS" > /dev/null ||
 			printf 'FAIL\t%s\n' "trace: check-trace.py ran" >> "$RESULTS"
+		info "flamegraph: the guest's lattop and kprof stacks, drawn by headless Chromium"
+		check_flamegraph "$BUILD/guest-files/$name"
 		if [ -x "$hostdump/kprof" ]; then
 			info "kprof: the guest's profile, read on the host by kprof and readprofile"
 			python3 "$S/check-kprof.py" --files "$BUILD/guest-files/$name" \

@@ -19,8 +19,11 @@ PACKAGES=(
 	linux-source-6.12 quilt qemu-system-x86 busybox-static
 	build-essential flex bison bc libelf-dev libssl-dev cpio kmod
 	ccache sparse python3-sphinx python3-yaml xz-utils rsync babeltrace2
-	util-linux trinity stress-ng trace-cmd linux-perf
+	util-linux trinity stress-ng trace-cmd linux-perf chromium
 )
+# npm installs the flame graph page's JavaScript (scripts/vendor.sh); a
+# machine with its own Node.js keeps it.
+command -v npm > /dev/null || PACKAGES+=(npm)
 
 case "${1:-}" in
 -h|--help) usage; exit 0 ;;
