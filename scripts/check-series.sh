@@ -60,13 +60,16 @@ series_files() {
 }
 
 check_series_list() {
-	local bad=0 p
-	for p in $(series_patches); do
+	local bad=0 p list
+	# Listed once: "series_patches | grep -q" under pipefail fails at
+	# random, when grep exits before the list is written (SIGPIPE).
+	list=$(series_patches)
+	for p in $list; do
 		[ -f "$TOP/patches/$p" ] || { echo "  series names patches/$p, which does not exist"; bad=1; }
 	done
 	for p in "$TOP"/patches/*.patch; do
 		[ -e "$p" ] || continue
-		series_patches | grep -qxF "${p##*/}" || { echo "  patches/${p##*/} is not in series"; bad=1; }
+		grep -qxF "${p##*/}" <<< "$list" || { echo "  patches/${p##*/} is not in series"; bad=1; }
 	done
 	record "$([ $bad = 0 ] && echo PASS || echo FAIL)" "series: series and patches/ agree"
 }

@@ -32,6 +32,34 @@ FIELD = re.compile(r'\s*([A-Za-z_][A-Za-z0-9_]*) = ("(?:[^"\\]|\\.)*"|[^,]+?)\s*
 LINE = re.compile(r'^\[[^]]*\] \([^)]*\) (?:\S+ )?(\S+): (.*)$')
 DISCARDED = re.compile(r'^WARNING: Tracer (may have )?discarded (\d+ )?events? ')
 
+# The CTF metadata names some markers and fields as LTTng's kernel traces
+# do (tools/ktau/lib/ctf.c); ktp-dump's kv lines keep ktp's names.
+LTTNG_NAMES = {
+    'sched_switch': ('sched_switch', {'prev_pid': 'prev_tid', 'next_pid': 'next_tid'}),
+    'sched_wakeup': ('sched_wakeup', {'pid': 'tid', 'cpu': 'target_cpu'}),
+    'sched_migrate': ('sched_migrate_task', {'pid': 'tid'}),
+    'sched_process_fork': ('sched_process_fork', {'parent_pid': 'parent_tid',
+                                                  'child_pid': 'child_tid',
+                                                  'child_tgid': 'child_pid'}),
+    'sched_process_exec': ('sched_process_exec', {'pid': 'tid', 'old_pid': 'old_tid'}),
+    'sched_process_exit': ('sched_process_exit', {'pid': 'tid'}),
+    'irq_entry': ('irq_handler_entry', {}),
+    'irq_exit': ('irq_handler_exit', {}),
+}
+
+
+def lttng_kv(line):
+    """A kv line of ktp-dump under the names the CTF metadata gives it."""
+    marker, *fields = line.split(' ')
+    if marker not in LTTNG_NAMES:
+        return line
+    event, renamed = LTTNG_NAMES[marker]
+    out = [event]
+    for f in fields:
+        name, eq, value = f.partition('=')
+        out.append(renamed.get(name, name) + eq + value if eq else f)
+    return ' '.join(out)
+
 
 def babeltrace_kv(ctf):
     """The events of babeltrace2's text output as kv lines, and the counts
@@ -170,10 +198,12 @@ def main():
         want = f.read().splitlines()
     try:
         got, discarded = babeltrace_kv(ctf)
-        same = sorted(got) == sorted(want) and len(want) > 0
+        want_ctf = [lttng_kv(w) for w in want]
+        same = sorted(got) == sorted(want_ctf) and len(want) > 0
         record(same, 'trace: babeltrace2 reads the guest\'s CTF trace to the same %d events'
                % len(want), '%d events, first difference %s' % (
-                   len(got), next((g for g, w in zip(sorted(got), sorted(want)) if g != w), '-')))
+                   len(got), next((g for g, w in zip(sorted(got), sorted(want_ctf)) if g != w),
+                                  '-')))
         with open(os.path.join(args.files, 'ktp-ctf.lost')) as f:
             lost = int(f.read())
         record(lost > 0 and None not in discarded and sum(discarded) == lost,
