@@ -22,6 +22,7 @@ MODE is check, stress, run, bench, shell, hang or exit (see qemu/init).
                   Oops when the kernel patches live code (static keys)
   --append ARGS   extra kernel command-line arguments
   --icount        deterministic guest time: -icount shift=0,sleep=off
+  --gdb PORT      QEMU's gdb stub on 127.0.0.1:PORT (scripts/count-path.py)
   --log NAME      log name under \$BUILD/logs (default: MODE[-VARIANT])
 
 Writes the console to \$BUILD/logs/NAME.console and the guest's second
@@ -34,6 +35,7 @@ EOF
 timeout=${BOOT_TIMEOUT:-900}
 append=""
 icount=0
+gdb=""
 smp=2
 accel=${KTAU_QEMU_ACCEL:-tcg,thread=single}
 name=""
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--icount) icount=1; shift ;;
+	--gdb) gdb=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--log) name=$2; shift 2 ;;
 	-*) usage >&2; exit 2 ;;
@@ -88,6 +91,7 @@ qemu=(qemu-system-x86_64 -machine pc -accel "$accel" -cpu max -smp "$smp" -m 1G
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 	-kernel "$image" -initrd "$initrd" -append "$cmdline")
 [ "$icount" = 1 ] && qemu+=(-icount shift=0,sleep=off)
+[ -n "$gdb" ] && qemu+=(-gdb "tcp:127.0.0.1:$gdb")
 
 if [ "$mode" = shell ]; then
 	qemu+=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$console"

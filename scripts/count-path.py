@@ -22,15 +22,18 @@ import argparse
 import bisect
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get('BUILD', os.path.join(TOP, 'build'))
 OBJ = os.path.join(BUILD, 'obj')
 MODULES = (0xffffffffa0000000, 0xffffffffff000000)
+CONSOLE = os.path.join(BUILD, 'logs', 'count-path.console')
 
 # Runs inside gdb: COUNT_FUNC, COUNT_OUT and COUNT_PORT come from the
 # environment. Writes "iteration address" lines.
@@ -97,6 +100,17 @@ def free_port():
         return s.getsockname()[1]
 
 
+def wait_for_port(port, seconds):
+    """Whether QEMU's gdb stub accepts connections within @seconds."""
+    for _ in range(seconds * 10):
+        try:
+            socket.create_connection(('127.0.0.1', int(port)), 1).close()
+            return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
 def build():
     for step in ('deps.sh', 'source.sh', 'config.sh', 'build.sh',
                  'initramfs.sh'):
@@ -109,46 +123,40 @@ def count(case, func, listing, timeout):
     start = [a for a, n in syms if n == func]
     if len(start) != 1:
         die('%s: %s in System.map' % (func, 'ambiguous' if start else 'not'))
-    with open(os.path.join(OBJ, 'include/config/kernel.release')) as f:
-        release = f.read().strip()
     port = str(free_port())
     tmp = tempfile.mkdtemp(prefix='count-path.')
     script = os.path.join(tmp, 'count.py')
     out = os.path.join(tmp, 'pcs')
     with open(script, 'w') as f:
         f.write(GDB_SCRIPT)
-    qemu = ['qemu-system-x86_64', '-machine', 'pc', '-accel', 'tcg,thread=single',
-            '-cpu', 'max', '-smp', '2', '-m', '1G', '-no-reboot',
-            '-display', 'none', '-monitor', 'none',
-            '-device', 'isa-debug-exit,iobase=0xf4,iosize=0x04',
-            '-kernel', os.path.join(OBJ, 'arch/x86/boot/bzImage'),
-            '-initrd', os.path.join(BUILD, 'initramfs.cpio'),
-            '-append', 'console=ttyS0 panic=-1 ktau_mode=bench '
-            'ktau_release=%s kunit.enable=0 quiet ktau_bench=%s' % (release, case),
-            '-icount', 'shift=0,sleep=off',
-            '-serial', 'file:' + os.path.join(tmp, 'console'),
-            '-serial', 'file:' + os.path.join(tmp, 'tap'),
-            '-serial', 'file:' + os.path.join(tmp, 'out'),
-            '-gdb', 'tcp:127.0.0.1:' + port]
-    vm = subprocess.Popen(qemu, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL)
+    # The bench boot of make bench, with the gdb stub: scripts/boot.sh.
+    vm = subprocess.Popen([os.path.join(TOP, 'scripts', 'boot.sh'),
+                           '--icount', '--gdb', port, '--log', 'count-path',
+                           '--timeout', str(timeout),
+                           '--append', 'ktau_bench=' + case, 'bench'],
+                          stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, start_new_session=True)
     env = dict(os.environ, COUNT_FUNC='%x' % start[0], COUNT_OUT=out,
                COUNT_PORT=port)
     try:
+        if not wait_for_port(port, 60):
+            die('QEMU did not open its gdb stub (console: %s)' % CONSOLE)
         subprocess.run(['gdb', '-q', '-batch', '-x', script], env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                        timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
-        die('no call of %s from case %s within %d s (see %s)' %
-            (func, case, timeout, tmp))
+        die('no call of %s from case %s within %d s (console: %s)' %
+            (func, case, timeout, CONSOLE))
     finally:
-        vm.kill()
+        os.killpg(vm.pid, signal.SIGKILL)
         vm.wait()
-    with open(out) as f:
-        pcs = [int(line.split()[1], 16) for line in f
-               if line.split()[0] == '2']
+    pcs = []
+    if os.path.exists(out):
+        with open(out) as f:
+            pcs = [int(line.split()[1], 16) for line in f
+                   if line.split()[0] == '2']
     if not pcs:
-        die('no iteration recorded (see %s)' % tmp)
+        die('no iteration recorded (console: %s)' % CONSOLE)
     shutil.rmtree(tmp)
     addrs = [a for a, _ in syms]
     per = {}
