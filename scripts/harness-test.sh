@@ -42,6 +42,10 @@ test_failing_case() {
 		record PASS "harness: a deliberately failing case ends in '1 failed' and exit $rc"
 	else
 		echo "$out" | sed 's/^/  /'
+		# What the guest said of each failed case, deliberate or not.
+		grep -B12 '^ *not ok' "$LOGS/harness-fail.tap" | grep -E '^ *(#|not ok)' |
+			grep -vE '^ *# +(RUN|OK) ' |
+			sed 's/^ */  tap: /' | tail -n 60 || true
 		record FAIL "harness: a deliberately failing case ends in '1 failed' (exit $rc)"
 	fi
 }
