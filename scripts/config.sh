@@ -12,7 +12,7 @@ usage() {
 usage: VARIANT=[debug|kcsan|bench|modules|off] $0 [--help]
 
 Writes \$BUILD/obj[-VARIANT]/.config from tinyconfig, kernel-config/base.config,
-kernel-config/ktau.config and, for a variant, kernel-config/VARIANT.config.
+kernel-config/distro.config, kernel-config/ktau.config and, for a variant, kernel-config/VARIANT.config.
 Reconfigures only when a fragment or the patched tree changed.
 EOF
 }
@@ -23,7 +23,8 @@ case "${1:-}" in
 *) usage >&2; exit 2 ;;
 esac
 
-fragments=("$TOP/kernel-config/base.config" "$TOP/kernel-config/ktau.config")
+fragments=("$TOP/kernel-config/base.config" "$TOP/kernel-config/distro.config"
+	"$TOP/kernel-config/ktau.config")
 # A variant with a fragment of its own (debug, kcsan, bench) adds it; others
 # (bisect, dev) build the plain configuration in their own directory.
 [ -n "$VARIANT" ] && [ -f "$TOP/kernel-config/$VARIANT.config" ] &&

@@ -115,6 +115,11 @@ plugins=$(dpkg -L libtraceevent1-plugin 2>/dev/null | grep -E '/traceevent/plugi
 mkdir -p "$root$plugins"
 cp "$plugins"/*.so "$root$plugins/" || die "initramfs: cannot copy $plugins"
 
+# util-linux's unshare and setpriv, for ktau_container.sh: a container
+# made by an unprivileged user, as a user makes one.
+copy_with_libraries "$(command -v unshare)"
+copy_with_libraries "$(command -v setpriv)"
+
 # Debian's perf, for the tests that count, sample and attach BPF programs
 # to ktp's trace events.
 perf=$(find_packaged linux-perf bin/perf)
