@@ -139,6 +139,11 @@ BENIGN_BOOT = [
     "NMI watchdog: Perf NMI watchdog permanently disabled",
     "kmemleak: Kernel memory leak detector initialized (mem pool available: 15672)",
     "kmemleak: Automatic memory scanning thread started",
+    # A user's mount -o mand (trinity's, as nobody).
+    "=======================================================",
+    "WARNING: The mand mount option has been deprecated and",
+    "         and is ignored by this kernel. Remove the mand",
+    "         option from the mount to silence this warning.",
 ]
 
 # Fault injection as the ktau_failslab test provokes it: the injected
