@@ -25,6 +25,8 @@ ROWS = [
      "trace_printk()"),
     ("record 4 x u64: ASCII sink", "ascii_record", "trace_printk",
      "trace_printk()"),
+    ("4 x u64 into ktp's ring, no marker", "ring_record", "rb_record",
+     "ring_buffer.c's reserve and commit, no event"),
     ("register + unregister, site already armed", "ktp_register_armed",
      "tp_register_armed", "register/unregister_trace_*()"),
     ("register + unregister, arming the site", "ktp_register_first",
@@ -41,6 +43,8 @@ ROWS = [
      "getppid_off", "the same, KTAU off"),
     ("getppid() from user space, KTAU trace", "getppid_trace",
      "getppid_off", "the same, KTAU off"),
+    ("getppid(), empty probes on ktp's syscall sites", "getppid_syscall_entry",
+     "getppid_sys_enter", "the same on sys_enter and sys_exit"),
     ("lattop block + wakeup, kernel and user frames", "lattop_pair", None, ""),
     ("lattop block + wakeup, user frames only", "lattop_user_pair", None, ""),
     ("kprof tick", "kprof_tick", None, ""),
@@ -179,6 +183,19 @@ into the kernel; their paths, instruction by instruction:
 - **ftrace event**: `trace_event_buffer_reserve()` (the ring buffer's
   reserve with its recursion check, the event's trigger and filter tests,
   the common fields), the four stores, `trace_event_buffer_commit()`.
+- **the rings** (`ring_record`, `rb_record`): the same four u64 written
+  straight into a ring allocated for the run, with no marker and no
+  event: ktp's `__ktp_ring_reserve()` and `ktp_ring_commit()` (what the
+  binary record spends in its ring), and `ring_buffer_lock_reserve()`
+  and `ring_buffer_unlock_commit()` on a private `ring_buffer_alloc()`
+  buffer, which also takes the timestamp (its default clock) and guards
+  against recursion. Each ring holds every record of the run.
+- **system call probes** (`getppid_sys_enter`, `getppid_syscall_entry`):
+  `getppid()` timed from user space while `ktp_bench` holds an empty
+  probe on each end of the call. On `sys_enter`/`sys_exit`, the first
+  probe sets `SYSCALL_WORK_SYSCALL_TRACEPOINT` on every thread, and each
+  call then takes the entry and exit work paths (`syscall_trace_enter()`,
+  `syscall_exit_work()`); ktp's sites are on the fast path.
 - **trace_printk()**: `__trace_bprintk()` → `trace_vbprintk()`, which
   runs `vbin_printf()` over the format at record time to pack the
   arguments, then reserves and commits.
