@@ -10,6 +10,9 @@
 #                TRACE_PRINTK WARNING) matches a line of
 #                scripts/checkpatch-exceptions, and each exception is used
 #   kernel-doc   -none -Wall is silent on every .c/.h file the series adds
+#   sites        no ktrace_*() call the series puts in a file it did not
+#                add stands within 3 lines of a kernel trace_*() call:
+#                where the kernel has a tracepoint, the site is that one
 #   W=1, sparse  no warning in the touched C files that the pristine tree
 #                does not have too (line numbers ignored)
 #   htmldocs     SPHINXDIRS=trace adds no warning over the pristine tree
@@ -23,7 +26,8 @@ usage() {
 	cat <<EOF
 usage: $0 [--help] [--only CHECK[,CHECK...]] RESULTS-FILE
 
-CHECK is one of: series checkpatch kernel-doc warnings htmldocs configs.
+CHECK is one of: series checkpatch kernel-doc sites warnings htmldocs
+configs.
 warnings and configs need the built kernel.
 Appends one line per check (per patch, per file) to RESULTS-FILE and prints
 the details of each failure.
@@ -188,6 +192,35 @@ object_warnings() {
 		grep -E '(warning|error):' | sed -E 's/:[0-9]+(:[0-9]+)?:/:/; s#'"$src"'/##' | sort
 }
 
+# Every ktrace_*() call in a file the series changes but did not add, with
+# a kernel trace_*() call within 3 lines of it: "file:line: call".
+doubled_sites() {
+	local f
+	comm -23 <(series_files all) <(series_files new) | while read -r f; do
+		[ -f "$SRC/$f" ] || continue
+		awk -v f="$f" '
+			{ line[NR] = $0 }
+			/(^|[^a-z_])ktrace_[a-z0-9_]+\(/ { k[NR] = 1 }
+			END {
+				for (n in k)
+					for (d = -3; d <= 3; d++)
+						if (line[n + d] ~ /(^|[^a-z_])trace_[a-z0-9_]+\(/) {
+							sub(/^[ \t]+/, "", line[n])
+							print f ":" n ": " line[n]
+							break
+						}
+			}' "$SRC/$f"
+	done | sort
+}
+
+check_sites() {
+	local doubled
+	doubled=$(doubled_sites)
+	[ -z "$doubled" ] || echo "$doubled"
+	record "$([ -z "$doubled" ] && echo PASS || echo FAIL)" \
+		"sites: no series call beside a kernel tracepoint of the same place${doubled:+ ($(echo "$doubled" | wc -l) found)}"
+}
+
 check_warnings() {
 	local objs=() f new pristine_obj
 	for f in $(series_files all | grep -E '\.c$'); do
@@ -258,6 +291,7 @@ check_configs() {
 wanted series && check_series_list
 wanted checkpatch && check_checkpatch
 wanted kernel-doc && check_kernel_doc
+wanted sites && check_sites
 wanted warnings && check_warnings
 wanted htmldocs && check_htmldocs
 wanted configs && check_configs
