@@ -305,7 +305,7 @@ def goals(figures, which=None):
     for text, test in (GOALS if which is None else which):
         try:
             met = "met" if test(figures) else "missed"
-        except KeyError:
+        except (KeyError, TypeError, ZeroDivisionError):
             met = "not measured"
         out.append((text, met))
     return out
@@ -375,8 +375,9 @@ def write_md(args, runs, figures, differ):
            "Written by `make bench` (scripts/bench.sh, scripts/bench-report.py);",
            "the figures are also in `benchmarks.json`.", "",
            f"Kernel {args.release}, the configuration of `make check`",
-           "(tinyconfig with kernel-config/base.config and ktau.config, which",
-           "include `CONFIG_FTRACE`, `CONFIG_ENABLE_DEFAULT_TRACERS` and",
+           "(tinyconfig with kernel-config/base.config, distro.config, which",
+           "has what distribution kernels enable, and ktau.config, which",
+           "includes `CONFIG_FTRACE`, `CONFIG_ENABLE_DEFAULT_TRACERS` and",
            "`CONFIG_KTP_BENCH=m`), booted twice under QEMU (TCG, 2 vCPUs) with",
            "`-icount shift=0,sleep=off`: the guest's TSC advances by one per",
            "guest instruction, so every figure is a count of instructions per",
