@@ -16,6 +16,9 @@
 #   W=1, sparse  no warning in the touched C files that the pristine tree
 #                does not have too (line numbers ignored)
 #   htmldocs     SPHINXDIRS=trace adds no warning over the pristine tree
+#   fold         no patch changes a line an earlier patch added, and the
+#                subjects are "subsystem: imperative summary" of at most
+#                75 characters (scripts/check-fold.py)
 #
 # Needs the patched tree (scripts/source.sh) and, for W=1 and sparse, the
 # built kernel (scripts/build.sh).
@@ -27,7 +30,7 @@ usage() {
 usage: $0 [--help] [--only CHECK[,CHECK...]] RESULTS-FILE
 
 CHECK is one of: series checkpatch kernel-doc sites warnings htmldocs
-configs.
+configs fold.
 warnings and configs need the built kernel.
 Appends one line per check (per patch, per file) to RESULTS-FILE and prints
 the details of each failure.
@@ -266,6 +269,17 @@ check_htmldocs() {
 	record "$([ -z "$new" ] && echo PASS || echo FAIL)" "htmldocs SPHINXDIRS=trace adds no warning"
 }
 
+# The series as a posting: final-form patches and kernel subjects.
+check_fold() {
+	local line
+	python3 "$TOP/scripts/check-fold.py" "$TOP" "$SRC_PRISTINE" | while IFS= read -r line; do
+		case "$line" in
+		PASS$'\t'*|FAIL$'\t'*) record "${line%%$'\t'*}" "${line#*$'\t'}" ;;
+		*) echo "$line" ;;
+		esac
+	done
+}
+
 # Configurations the series must refuse: KTAU allocates a task's state
 # with preemption disabled, which PREEMPT_RT does not allow, so KTAU
 # depends on !PREEMPT_RT. The built configuration with PREEMPT_RT forced
@@ -289,6 +303,7 @@ check_configs() {
 }
 
 wanted series && check_series_list
+wanted fold && check_fold
 wanted checkpatch && check_checkpatch
 wanted kernel-doc && check_kernel_doc
 wanted sites && check_sites

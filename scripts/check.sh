@@ -78,7 +78,7 @@ step() {
 start=$(date +%s)
 step "dependencies" "$S/deps.sh"
 step "source and series apply" "$S/source.sh"
-[ "$static" = 1 ] && "$S/check-series.sh" --only series,checkpatch,kernel-doc,sites "$RESULTS"
+[ "$static" = 1 ] && "$S/check-series.sh" --only series,fold,checkpatch,kernel-doc,sites "$RESULTS"
 step "configuration" "$S/config.sh"
 step "kernel build" "$S/build.sh"
 step "initramfs" "$S/initramfs.sh"

@@ -5,10 +5,11 @@
 #
 #   tree.sh tree     build/tree: the pristine source as commit "base" (tag
 #                    ktau-base) plus one commit per patch of 'series' (git am)
-#   tree.sh export   patches/ and series regenerated from ktau-base..HEAD,
-#                    with the cover letter in cover-letter.patch, from
-#                    Documentation/cover-letter.txt (patches/ holds only
-#                    the patches the series lists)
+#   tree.sh export   patches/ and series regenerated from ktau-base..HEAD
+#                    (patches/ holds only the patches the series lists),
+#                    then scripts/posting.py: subjects numbered within
+#                    each sub-series, its cover letter in covers/, the
+#                    patch table of Documentation/design.md
 #                    (git format-patch -s --abbrev=9: every patch carries
 #                    Signed-off-by and the same index lines on every machine;
 #                    blank context lines are written empty, not as one
@@ -62,22 +63,7 @@ export_series() {
 		die "export: $TREE has uncommitted changes; commit them first"
 	tmp=$(mktemp -d)
 	git -C "$TREE" -c diff.suppressBlankEmpty=true format-patch -q -s -N --zero-commit --no-signature --inter-hunk-context=10 --abbrev=9 \
-		--cover-letter -o "$tmp" ktau-base..HEAD
-	# The cover letter: subject and prose from Documentation/cover-letter.txt
-	# (first line, then the body), shortlog and diffstat from git.
-	python3 - "$tmp/0000-cover-letter.patch" "$TOP/Documentation/cover-letter.txt" \
-		"$(git -C "$TREE" log -1 --format=%aD)" "$(git -C "$TREE" rev-list --count ktau-base..HEAD)" <<'PY'
-import re, sys
-cover, src = sys.argv[1], open(sys.argv[2]).read().split('\n', 1)
-s = open(cover).read()
-s = s.replace('*** SUBJECT HERE ***', src[0].strip()).replace('*** BLURB HERE ***', src[1].strip())
-# Numbered like a posting, dated like the last patch: the file changes only
-# when the series or the prose does.
-s = s.replace('Subject: [PATCH] ', 'Subject: [PATCH 00/%s] ' % sys.argv[4], 1)
-s = re.sub(r'(?m)^Date: .*$', 'Date: ' + sys.argv[3], s, count=1)
-open(cover, 'w').write(s)
-PY
-	mv "$tmp/0000-cover-letter.patch" "$TOP/cover-letter.patch"
+		-o "$tmp" ktau-base..HEAD
 	cp "$TOP/series" "$tmp/.series.old"
 	{
 		# Each patch gets the comment lines that preceded its subject.
@@ -100,6 +86,8 @@ PY
 	mv "$tmp"/*.patch "$TOP/patches/" 2>/dev/null || true
 	mv "$tmp/.series.body" "$TOP/series"
 	rm -rf "$tmp"
+	# Numbered subjects, the sub-series' cover letters, design.md's table.
+	python3 "$TOP/scripts/posting.py" "$TOP" "$TREE"
 	info "export: $(series_patches | wc -l) patches written to patches/ and series"
 }
 
