@@ -179,6 +179,9 @@ def main():
             return
 
     author = git(tree, 'log', '-1', '--format=%an <%ae>', final).strip()
+    # Dated one second apart from the final tree's commit on: the same
+    # final tree and partition give the same patches.
+    base_time = int(git(tree, 'log', '-1', '--format=%at', final))
     git(tree, 'checkout', '-q', '-B', branch, BASE)
     for k, p in enumerate(patches):
         for path in touched[k]:
@@ -194,8 +197,8 @@ def main():
         body = open(mpath).read().strip() if os.path.exists(mpath) else 'TODO'
         sob = 'Signed-off-by: ' + author
         msg = p['subject'] + '\n\n' + body + ('' if sob in body else '\n\n' + sob) + '\n'
-        env = dict(os.environ, GIT_AUTHOR_DATE='2026-11-29T12:00:%02d+0000' % (k % 60),
-                   GIT_COMMITTER_DATE='2026-11-29T12:00:%02d+0000' % (k % 60))
+        date = '%d +0000' % (base_time + k)
+        env = dict(os.environ, GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
         subprocess.run(['git', '-C', tree, 'commit', '-q', '--author', author, '-F', '-'],
                        input=msg, text=True, check=True, env=env)
     left = git(tree, 'diff', '--stat', final, branch)
