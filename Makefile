@@ -22,6 +22,7 @@ help:
 	@echo "                   Documentation/benchmarks.md and .json"
 	@echo "make shell         boot with an interactive busybox shell"
 	@echo "make series-check  build the kernel, tools and selftests after each patch"
+	@echo "                   (SUBSERIES=1: after each sub-series; FROM=N: from patch N)"
 	@echo "                   in turn (bisectability)"
 	@echo "make tree          git working tree of the series under build/tree"
 	@echo "make export        regenerate patches/ and series from build/tree"
@@ -69,7 +70,7 @@ harness-test: initramfs
 	@$(S)/summary.sh build/logs/harness.results
 
 series-check: deps
-	@$(S)/series-check.sh $(if $(BOOT),--boot)
+	@$(S)/series-check.sh $(if $(BOOT),--boot) $(if $(SUBSERIES),--sub-series) $(if $(FROM),--from $(FROM))
 
 tree: deps
 	@$(S)/tree.sh tree $(if $(FORCE),--force)
