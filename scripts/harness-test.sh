@@ -9,6 +9,9 @@
 #                  timeout and reported as hung
 #   no verdict     a guest whose init exits (the kernel panics, QEMU exits
 #                  0) must be reported as stopping without a verdict
+#   fold check     scripts/check-fold.py on synthetic two-patch series: it
+#                  must fail a patch changing a line the first added, and
+#                  a subject that is not imperative
 #   console scan   scripts/test_results.py, on the host: synthetic consoles
 #                  in which results.py must find and name every kind of
 #                  report once, and find none in fault injection's output
@@ -78,7 +81,44 @@ test_console_scan() {
 		record FAIL "harness: console scan: scripts/test_results.py ran"
 }
 
+# The fold check must be able to fail: a synthetic series whose second
+# patch changes a line its first added, or whose subject is not imperative.
+test_fold_check() {
+	local tmp out
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/top/patches" "$tmp/pristine"
+	printf '# [S1] t\n0001-a.patch\n0002-b.patch\n' > "$tmp/top/series"
+	printf 'From: x\nSubject: [PATCH 1/2] foo: add a\n\nWhy.\n---\n%s\n' \
+		"$(printf 'diff --git a/a b/a\n--- /dev/null\n+++ b/a\n@@ -0,0 +1,3 @@\n+1\n+2\n+3')" \
+		> "$tmp/top/patches/0001-a.patch"
+	printf 'From: x\nSubject: [PATCH 2/2] foo: %s\n\nWhy.\n---\n%s\n' "$1" \
+		"$(printf 'diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1,3 +1,3 @@\n 1\n%s\n 3' "$2")" \
+		> "$tmp/top/patches/0002-b.patch"
+	out=$(python3 "$TOP/scripts/check-fold.py" "$tmp/top" "$tmp/pristine")
+	rm -rf "$tmp"
+	echo "$out"
+}
+
+check_fold_harness() {
+	local out
+	out=$(test_fold_check "change a" $'-2\n+two')
+	if echo "$out" | grep -q '^FAIL.fold:' && echo "$out" | grep -q '^PASS.subjects:'; then
+		record PASS "harness: the fold check fails a patch that changes an earlier patch's line"
+	else
+		echo "$out" | sed 's/^/  /'
+		record FAIL "harness: the fold check fails a patch that changes an earlier patch's line"
+	fi
+	out=$(test_fold_check "changes a" $'+4\n 2')
+	if echo "$out" | grep -q '^PASS.fold:' && echo "$out" | grep -q '^FAIL.subjects:'; then
+		record PASS "harness: the fold check fails a subject that is not imperative"
+	else
+		echo "$out" | sed 's/^/  /'
+		record FAIL "harness: the fold check fails a subject that is not imperative"
+	fi
+}
+
 test_console_scan
+check_fold_harness
 test_failing_case
 expect_boot_failure hang 30 'hung: killed after 30s' \
 	"a hung guest is killed at the timeout and reported"
