@@ -70,7 +70,7 @@ check_series_list() {
 	local bad=0 p list
 	# Listed once: "series_patches | grep -q" under pipefail fails at
 	# random, when grep exits before the list is written (SIGPIPE).
-	list=$(series_patches)
+	list=$(series_patches_all)
 	for p in $list; do
 		[ -f "$TOP/patches/$p" ] || { echo "  series names patches/$p, which does not exist"; bad=1; }
 	done
@@ -99,10 +99,11 @@ exception_for() {
 	return 1
 }
 
-# The F: patterns the series adds to MAINTAINERS, one per line.
+# The F: patterns the series adds to MAINTAINERS, one per line (its last
+# patch adds them: on a prefix too, they say what the posting covers).
 series_f_patterns() {
 	local p
-	for p in $(series_patches); do
+	for p in $(series_patches_all); do
 		awk '/^diff --git / { f = substr($3, 3) } f == "MAINTAINERS" && /^\+F:/ { print $2 }' \
 			"$TOP/patches/$p"
 	done
@@ -166,6 +167,8 @@ check_checkpatch() {
 	if [ -f "$EXCEPTIONS" ]; then
 		while IFS= read -r line; do
 			case "$line" in ''|'#'*) continue ;; esac
+			# On a prefix, the exceptions of the patches after it wait.
+			series_patches | grep -qxF "$(trim "${line%%|*}")" || continue
 			grep -qxF "$line" "$used" || { echo "  unused exception: $line"; bad=1; }
 		done < "$EXCEPTIONS"
 	fi
@@ -287,6 +290,7 @@ check_fold() {
 check_configs() {
 	local tmp
 	[ -f "$(obj_dir)/.config" ] || { record FAIL "configs: no built configuration"; return; }
+	[ -f "$SRC/kernel/ktau/Kconfig" ] || { record SKIP "configs: KTAU is refused with PREEMPT_RT (no KTAU in this prefix)"; return; }
 	tmp=$(mktemp -d)
 	cp "$(obj_dir)/.config" "$tmp/.config"
 	"$SRC/scripts/config" --file "$tmp/.config" --enable EXPERT --enable PREEMPT_RT

@@ -21,7 +21,9 @@ usage: VARIANT=[debug|kcsan] $0 [--help] [--no-harness] [--no-static] [--no-stre
                  build variants (kernel-config/modules.config, off.config)
   --no-stress    skip the stress boot (4 CPUs: ktau/ktp_stress, ktau/ktau_fuzz)
 
-Environment: STRESS_DIV (1 to 100) divides the stress and fuzz counts
+Environment: SERIES_UPTO=KEY runs the check on the series up to the end of
+sub-series KEY (its "# [KEY]" heading in series). STRESS_DIV (1 to 100)
+divides the stress and fuzz counts
 (default 1, and 10 with VARIANT=debug or kcsan); CHECK_TIMEOUT and
 STRESS_TIMEOUT limit the check and stress boots (seconds; default 1800 and
 3600, twice that with VARIANT=debug or kcsan: limits only a hang reaches,
@@ -76,6 +78,7 @@ step() {
 }
 
 start=$(date +%s)
+[ -z "${SERIES_UPTO:-}" ] || info "check: the series up to sub-series $SERIES_UPTO"
 step "dependencies" "$S/deps.sh"
 step "source and series apply" "$S/source.sh"
 [ "$static" = 1 ] && "$S/check-series.sh" --only series,fold,checkpatch,kernel-doc,sites "$RESULTS"
@@ -85,6 +88,12 @@ step "initramfs" "$S/initramfs.sh"
 
 name=check${VARIANT:+-$VARIANT}
 sname=stress${VARIANT:+-$VARIANT}
+# A prefix of the series (SERIES_UPTO) without the stress tests has no
+# stress boot.
+if [ "$stress" = 1 ] && [ ! -f "$SRC/tools/testing/selftests/ktau/ktp_stress.c" ]; then
+	printf 'SKIP\t%s\n' "$sname: the series up to ${SERIES_UPTO:-its end} has no stress test" >> "$RESULTS"
+	stress=0
+fi
 # The stress boot (4 CPUs: ktp_stress and ktau_fuzz) runs beside the check
 # boot: each QEMU is one host thread, and the machine has two cores.
 if [ "$stress" = 1 ]; then

@@ -31,9 +31,24 @@ kmake() {
 		CC="$cc" HOSTCC="$cc" "$@"
 }
 
-# Patches named by the series file, in order, comments and blanks skipped.
-series_patches() {
+# Patches named by the series file, in order, comments and blanks skipped:
+# all of them (series_patches_all), or with SERIES_UPTO=KEY those up to the
+# end of the sub-series whose heading is "# [KEY] ..." (series_patches), so
+# that make check and series-check can run on a prefix of the posting.
+series_patches_all() {
 	sed -e 's/#.*//' "$TOP/series" | awk 'NF { print $1 }'
+}
+
+series_patches() {
+	[ -n "${SERIES_UPTO:-}" ] || { series_patches_all; return; }
+	grep -qE "^#[[:space:]]*\[$SERIES_UPTO\]" "$TOP/series" ||
+		die "SERIES_UPTO=$SERIES_UPTO: series has no heading \"# [$SERIES_UPTO]\""
+	awk -v upto="$SERIES_UPTO" '
+		/^#[[:space:]]*\[/ { if (seen) exit; key = $0
+			sub(/^#[[:space:]]*\[/, "", key); sub(/\].*/, "", key)
+			if (key == upto) seen = 1; next }
+		/^[[:space:]]*(#|$)/ { next }
+		{ print $1 }' "$TOP/series"
 }
 
 # A digest of everything that decides the content of the patched tree.

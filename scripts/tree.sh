@@ -49,10 +49,10 @@ make_tree() {
 	git commit -q -m "base: $(make -s kernelversion) from $TARBALL_PKG" \
 		-m "Debian's ignore-everything block is dropped from .gitignore."
 	git tag ktau-base
-	for p in $(series_patches); do
+	for p in $(series_patches_all); do
 		git am -q --keep-cr "$TOP/patches/$p" || die "tree: patches/$p does not apply (git am)"
 	done
-	info "tree: $TREE has $(series_patches | wc -l) patches on ktau-base"
+	info "tree: $TREE has $(series_patches_all | wc -l) patches on ktau-base"
 }
 
 export_series() {
@@ -88,7 +88,7 @@ export_series() {
 	rm -rf "$tmp"
 	# Numbered subjects, the sub-series' cover letters, design.md's table.
 	python3 "$TOP/scripts/posting.py" "$TOP" "$TREE"
-	info "export: $(series_patches | wc -l) patches written to patches/ and series"
+	info "export: $(series_patches_all | wc -l) patches written to patches/ and series"
 }
 
 case "${1:-}" in
