@@ -13,6 +13,7 @@ help:
 	@echo "make run           build, boot under QEMU, run the demo, print what it saw;"
 	@echo "                   leave its traces, profiles and flame graphs in build/run/"
 	@echo "make check         the full test run; ends in 'N passed, N failed'"
+	@echo "                   (SERIES_UPTO=S4: on the series up to sub-series S4)"
 	@echo "make debug-check   the guest runs of make check on the debug kernel"
 	@echo "                   (kernel-config/debug.config: lockdep, KASAN, UBSAN,"
 	@echo "                   kmemleak...); any kernel report fails the run"
