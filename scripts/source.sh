@@ -97,8 +97,10 @@ apply_series() {
 	}
 	log=$LOGS/quilt.log
 	mkdir -p "$LOGS"
+	# Up to the last patch series_patches names (SERIES_UPTO: a prefix).
 	if ! (cd "$SRC" && QUILT_PATCHES="$TOP/patches" QUILT_SERIES="$TOP/series" \
-		quilt push -a --fuzz=0 --quiltrc=/dev/null) > "$log" 2>&1; then
+		quilt push --fuzz=0 --quiltrc=/dev/null "$(series_patches | tail -n1)") \
+		> "$log" 2>&1; then
 		local bad
 		bad=$(sed -n 's/^Patch \(.*\) does not apply.*/\1/p' "$log" | tail -n1)
 		die "source: patch ${bad:-?} does not apply without fuzz (see $log)"
