@@ -99,22 +99,22 @@ test_fold_check() {
 	echo "$out"
 }
 
-check_fold_harness() {
+# expect_fold SUBJECT HUNK FOLD SUBJECTS WHAT: the check's two verdicts on
+# the series test_fold_check makes must be FOLD and SUBJECTS.
+expect_fold() {
 	local out
-	out=$(test_fold_check "change a" $'-2\n+two')
-	if echo "$out" | grep -q '^FAIL.fold:' && echo "$out" | grep -q '^PASS.subjects:'; then
-		record PASS "harness: the fold check fails a patch that changes an earlier patch's line"
+	out=$(test_fold_check "$1" "$2")
+	if echo "$out" | grep -q "^$3.fold:" && echo "$out" | grep -q "^$4.subjects:"; then
+		record PASS "harness: the fold check fails $5"
 	else
 		echo "$out" | sed 's/^/  /'
-		record FAIL "harness: the fold check fails a patch that changes an earlier patch's line"
+		record FAIL "harness: the fold check fails $5"
 	fi
-	out=$(test_fold_check "changes a" $'+4\n 2')
-	if echo "$out" | grep -q '^PASS.fold:' && echo "$out" | grep -q '^FAIL.subjects:'; then
-		record PASS "harness: the fold check fails a subject that is not imperative"
-	else
-		echo "$out" | sed 's/^/  /'
-		record FAIL "harness: the fold check fails a subject that is not imperative"
-	fi
+}
+
+check_fold_harness() {
+	expect_fold "change a" $'-2\n+two' FAIL PASS "a patch that changes an earlier patch's line"
+	expect_fold "changes a" $'+4\n 2' PASS FAIL "a subject that is not imperative"
 }
 
 test_console_scan
