@@ -35,4 +35,7 @@ if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
 	kmake INSTALL_MOD_PATH="$staging" INSTALL_MOD_STRIP=1 DEPMOD=/sbin/depmod \
 		modules_install >> "$log" 2>&1 || die "build: modules_install failed (see $log)"
 fi
+# The UAPI headers as user space sees them (obj/usr/include), which the
+# tools and selftests are built against (khdr_includes in lib.sh).
+kmake headers_install >> "$log" 2>&1 || die "build: headers_install failed (see $log)"
 info "build: $(kernel_image)"

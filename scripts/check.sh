@@ -143,7 +143,8 @@ if [ -f "$SRC/tools/ktau/Makefile" ]; then
 	mkdir -p "$hostdump"
 	if ! "$S/guest-files.sh" "$name" "$BUILD/guest-files/$name"; then
 		printf 'FAIL\t%s\n' "trace: the guest exported its trace" >> "$RESULTS"
-	elif ! make -C "$SRC/tools/ktau" OUTPUT="$hostdump" STATIC=0 > "$LOGS/tools-ktau-host.log" 2>&1; then
+	elif ! make -C "$SRC/tools/ktau" OUTPUT="$hostdump" \
+		KHDR_INCLUDES="$(khdr_includes)" > "$LOGS/tools-ktau-host.log" 2>&1; then
 		printf 'FAIL\t%s\n' "trace: ktp-dump builds for the host" >> "$RESULTS"
 	else
 		python3 "$S/check-trace.py" --files "$BUILD/guest-files/$name" \

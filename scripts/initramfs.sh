@@ -77,13 +77,18 @@ build_user_dir() {
 	name=${dir//\//-}
 	log=$LOGS/$name.log
 	mkdir -p "$BUILD/user/$dir"
-	make -C "$SRC/$dir" OUTPUT="$BUILD/user/$dir/" > "$log" 2>&1 ||
+	make -C "$SRC/$dir" OUTPUT="$BUILD/user/$dir/" KHDR_INCLUDES="$khdr" \
+		"${extra[@]}" > "$log" 2>&1 ||
 		die "initramfs: building $dir failed (see $log)"
-	make -C "$SRC/$dir" OUTPUT="$BUILD/user/$dir/" "$destvar" "${extra[@]}" install >> "$log" 2>&1 ||
+	make -C "$SRC/$dir" OUTPUT="$BUILD/user/$dir/" KHDR_INCLUDES="$khdr" \
+		"$destvar" "${extra[@]}" install >> "$log" 2>&1 ||
 		die "initramfs: installing $dir failed (see $log)"
 }
 
 obj=$(obj_dir)
+khdr=$(khdr_includes)
+[ -f "$obj/usr/include/linux/ktau.h" ] || [ ! -f "$SRC/include/uapi/linux/ktau.h" ] ||
+	die "initramfs: no UAPI headers in $obj/usr/include (run scripts/build.sh)"
 root=$BUILD/initramfs${VARIANT:+-$VARIANT}.d
 out=$(initramfs_file)
 mkdir -p "$LOGS"
@@ -140,7 +145,7 @@ gcc -static -O2 -Wall -I"$SRC/tools/testing/selftests" \
 # kselftest/ktap_helpers.sh) beside it, as run_kselftest.sh has them.
 build_user_dir tools/testing/selftests/ktau INSTALL_PATH="$root/selftests/ktau" \
 	SRC_PATH="$SRC/tools/testing/selftests" OBJ_PATH="$root/selftests"
-build_user_dir tools/ktau DESTDIR="$root"
+build_user_dir tools/ktau DESTDIR="$root" STATIC=1
 
 [ -d "$obj/modules-staging/lib" ] && cp -a "$obj/modules-staging/lib" "$root/"
 

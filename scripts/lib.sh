@@ -16,6 +16,9 @@ LOGS=$BUILD/logs
 # VARIANT selects a configuration: "" (default), debug, kcsan, bench.
 VARIANT=${VARIANT:-}
 obj_dir() { echo "$BUILD/obj${VARIANT:+-$VARIANT}"; }
+# The compiler flag that finds the kernel's exported UAPI headers, which
+# build.sh installs in the object directory.
+khdr_includes() { echo "-isystem $(obj_dir)/usr/include"; }
 kernel_image() { echo "$(obj_dir)/arch/x86/boot/bzImage"; }
 initramfs_file() { echo "$BUILD/initramfs${VARIANT:+-$VARIANT}.cpio"; }
 

@@ -85,7 +85,8 @@ for p in $(series_patches); do
 		log=$LOGS/bisect-${dir//\//-}.log
 		rm -rf "$out"
 		mkdir -p "$out"
-		make -C "$tree/$dir" OUTPUT="$out" > "$log" 2>&1 ||
+		make -C "$tree/$dir" OUTPUT="$out" \
+			KHDR_INCLUDES="-isystem $BISECT/obj/usr/include" > "$log" 2>&1 ||
 			die "series-check: $dir does not build after $p (see $log)"
 	done
 	if [ "$boot" = 1 ]; then
