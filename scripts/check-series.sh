@@ -128,6 +128,9 @@ files_maintained() {
 
 check_checkpatch() {
 	local p out bad line type msg used
+	# Without the source there is no checkpatch to run, and no verdict.
+	[ -f "$SRC_PRISTINE/scripts/checkpatch.pl" ] ||
+		die "check-series: no $SRC_PRISTINE/scripts/checkpatch.pl (run scripts/source.sh)"
 	used=$(mktemp)
 	# MAINTAINERS is changed once, with directory patterns: a patch adding
 	# files the patterns cover needs no MAINTAINERS hunk of its own.

@@ -14,7 +14,7 @@ a patch takes as a file's rest stays so, and a range open to the end of
 the file ("N-") stays open. Lines that should go elsewhere
 are moved by hand afterwards, and fold.py --check verifies the result.
 A file that is new in NEW, or renamed, is not handled: name it in the
-spec by hand.
+spec by hand, with NEW's line numbers, before running this.
 """
 import difflib
 import os
@@ -84,7 +84,10 @@ def main():
     ranged = sorted({f for p in patches for f, rg, _ in p['files'] if rg is not None})
     newranges = {}
     for path in ranged:
-        otext, oadded = added_lines(tree, old, path)
+        try:
+            otext, oadded = added_lines(tree, old, path)
+        except subprocess.CalledProcessError:
+            continue    # new in NEW: its ranges are NEW's already
         try:
             ntext, nadded = added_lines(tree, new, path)
         except subprocess.CalledProcessError:

@@ -4,7 +4,7 @@
 #
 #   failing case   a guest whose selftest fails one case on purpose must end
 #                  in "N passed, 1 failed" and a non-zero exit (the guest
-#                  runs KUnit, the harness's test and ktau/ktp_control)
+#                  runs KUnit, the harness's test and ktp/ktp_control)
 #   hung guest     a guest that never finishes must be killed at the
 #                  timeout and reported as hung
 #   no verdict     a guest whose init exits (the kernel panics, QEMU exits
@@ -39,7 +39,7 @@ test_failing_case() {
 	# The harness's own test and one short selftest: the boot tests the
 	# harness, which the full run of the check boot already exercises.
 	"$TOP/scripts/boot.sh" --log harness-fail \
-		--append "ktau_harness=fail ktau_only=harness_test,ktau/ktp_control" check || true
+		--append "ktau_harness=fail ktau_only=harness_test,ktp/ktp_control" check || true
 	python3 "$TOP/scripts/results.py" --kunit-py "$SRC/tools/testing/kunit/kunit.py" \
 		--console "$LOGS/harness-fail.console" --tap "$LOGS/harness-fail.tap" \
 		--out "$tmp" > "$LOGS/harness-fail.results" 2>&1 || true

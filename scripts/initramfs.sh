@@ -143,8 +143,10 @@ gcc -static -O2 -Wall -I"$SRC/tools/testing/selftests" \
 # SRC_PATH and OBJ_PATH, which the selftests' top Makefile passes, place
 # the files a test includes from outside its directory (TEST_INCLUDES:
 # kselftest/ktap_helpers.sh) beside it, as run_kselftest.sh has them.
-build_user_dir tools/testing/selftests/ktau INSTALL_PATH="$root/selftests/ktau" \
-	SRC_PATH="$SRC/tools/testing/selftests" OBJ_PATH="$root/selftests"
+for t in ktp ktau lattop kprof; do
+	build_user_dir "tools/testing/selftests/$t" INSTALL_PATH="$root/selftests/$t" \
+		SRC_PATH="$SRC/tools/testing/selftests" OBJ_PATH="$root/selftests"
+done
 build_user_dir tools/ktau DESTDIR="$root" STATIC=1
 
 [ -d "$obj/modules-staging/lib" ] && cp -a "$obj/modules-staging/lib" "$root/"

@@ -14,10 +14,10 @@ usage: $0 [--help] [--boot] [--sub-series] [--from N]
 
 Applies the series one patch at a time to a copy of the pristine source and
 builds tinyconfig + kernel-config/ after each (ccache keeps it affordable),
-then tools/ktau and tools/testing/selftests/ktau if the tree has them and
-the patch changed something under tools/ or include/uapi/ (or it is the
-first patch built). Stops at the first patch after which one of them does
-not build (or the kernel does not boot).
+then tools/ktau and the selftests of ktp, ktau, lattop and kprof, those the
+tree has, if the patch changed something under tools/ or include/uapi/ (or
+it is the first patch built). Stops at the first patch after which one of
+them does not build (or the kernel does not boot).
 
   --sub-series  build only after the last patch of each sub-series (the
                 "# [KEY]" headings of series): every prefix that is posted
@@ -78,7 +78,7 @@ for p in $(series_patches); do
 		user=0
 	fi
 	built=1
-	for dir in tools/ktau tools/testing/selftests/ktau; do
+	for dir in tools/ktau tools/testing/selftests/{ktp,ktau,lattop,kprof}; do
 		[ "$user" = 1 ] || continue
 		[ -f "$tree/$dir/Makefile" ] || continue
 		out=$BISECT/user/$dir/
