@@ -16,6 +16,9 @@
 #   W=1, sparse  no warning in the touched C files that the pristine tree
 #                does not have too (line numbers ignored)
 #   htmldocs     SPHINXDIRS=trace adds no warning over the pristine tree
+#   configs      KTAU is refused with PREEMPT_RT, and the built
+#                configuration has every option of each selftest
+#                directory's config fragment
 #   fold         no patch changes a line an earlier patch added, and the
 #                subjects are "subsystem: imperative summary" of at most
 #                75 characters (scripts/check-fold.py)
@@ -309,6 +312,25 @@ check_configs() {
 	rm -rf "$tmp"
 }
 
+# Each selftest directory's config fragment names what its tests need:
+# the configuration the tests run on must have every option of it, with
+# its value, or a test would skip (or fail) for a reason no one sees.
+check_selftest_configs() {
+	local cfg opt missing t
+	[ -f "$(obj_dir)/.config" ] || { record FAIL "configs: no built configuration"; return; }
+	for t in ktp ktau lattop kprof; do
+		cfg=$SRC/tools/testing/selftests/$t/config
+		[ -f "$cfg" ] || continue
+		missing=""
+		while IFS= read -r opt; do
+			case "$opt" in CONFIG_*=*) ;; *) continue ;; esac
+			grep -qxF "$opt" "$(obj_dir)/.config" || missing="$missing ${opt}"
+		done < "$cfg"
+		record "$([ -z "$missing" ] && echo PASS || echo FAIL)" \
+			"configs: the tests' kernel has every option of selftests/$t/config${missing:+ (missing:$missing)}"
+	done
+}
+
 wanted series && check_series_list
 wanted fold && check_fold
 wanted checkpatch && check_checkpatch
@@ -316,5 +338,5 @@ wanted kernel-doc && check_kernel_doc
 wanted sites && check_sites
 wanted warnings && check_warnings
 wanted htmldocs && check_htmldocs
-wanted configs && check_configs
+wanted configs && { check_configs; check_selftest_configs; }
 exit 0
