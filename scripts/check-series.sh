@@ -130,7 +130,7 @@ files_maintained() {
 }
 
 check_checkpatch() {
-	local p out bad line type msg used
+	local p out bad line type msg used listed
 	# Without the source there is no checkpatch to run, and no verdict.
 	[ -f "$SRC_PRISTINE/scripts/checkpatch.pl" ] ||
 		die "check-series: no $SRC_PRISTINE/scripts/checkpatch.pl (run scripts/source.sh)"
@@ -170,11 +170,12 @@ check_checkpatch() {
 		record "$([ $bad = 0 ] && echo PASS || echo FAIL)" "checkpatch --strict: $p"
 	done
 	bad=0
+	listed=$(series_patches)
 	if [ -f "$EXCEPTIONS" ]; then
 		while IFS= read -r line; do
 			case "$line" in ''|'#'*) continue ;; esac
 			# On a prefix, the exceptions of the patches after it wait.
-			series_patches | grep -qxF "$(trim "${line%%|*}")" || continue
+			grep -qxF "$(trim "${line%%|*}")" <<< "$listed" || continue
 			grep -qxF "$line" "$used" || { echo "  unused exception: $line"; bad=1; }
 		done < "$EXCEPTIONS"
 	fi
@@ -267,7 +268,7 @@ doc_warnings() {
 
 check_htmldocs() {
 	local new
-	if ! series_files all | grep -q '^Documentation/'; then
+	if ! grep -q '^Documentation/' <<< "$(series_files all)"; then
 		record SKIP "htmldocs: the series changes no documentation"
 		return
 	fi

@@ -19,6 +19,8 @@
 # Each is one result line appended to RESULTS-FILE (the console scan, one
 # per case of test_results.py).
 set -euo pipefail
+# Under pipefail, "echo | grep -q" fails at random: grep -q exits at its
+# first match and the writer may die of SIGPIPE. Matches read here-strings.
 . "$(dirname "$0")/lib.sh"
 
 case "${1:-}" in
@@ -45,8 +47,9 @@ test_failing_case() {
 		--out "$tmp" > "$LOGS/harness-fail.results" 2>&1 || true
 	out=$("$TOP/scripts/summary.sh" "$tmp") || rc=$?
 	rm -f "$tmp"
-	if [ "$rc" -ne 0 ] && echo "$out" | tail -n1 | grep -qE '^[0-9]+ passed, 1 failed(, [0-9]+ skipped)?$' &&
-	   echo "$out" | grep -q 'deliberate_failure'; then
+	if [ "$rc" -ne 0 ] &&
+	   grep -qE '^[0-9]+ passed, 1 failed(, [0-9]+ skipped)?$' <<< "$(tail -n1 <<< "$out")" &&
+	   grep -q 'deliberate_failure' <<< "$out"; then
 		record PASS "harness: a deliberately failing case ends in '1 failed' and exit $rc"
 	else
 		echo "$out" | sed 's/^/  /'
@@ -62,7 +65,7 @@ test_failing_case() {
 expect_boot_failure() {
 	local mode=$1 timeout=$2 pattern=$3 what=$4 err rc=0
 	err=$("$TOP/scripts/boot.sh" --log "harness-$mode" --timeout "$timeout" "$mode" 2>&1) || rc=$?
-	if [ "$rc" -ne 0 ] && echo "$err" | grep -q "$pattern"; then
+	if [ "$rc" -ne 0 ] && grep -q "$pattern" <<< "$err"; then
 		record PASS "harness: $what"
 	else
 		echo "$err" | sed 's/^/  /'
@@ -104,7 +107,7 @@ test_fold_check() {
 expect_fold() {
 	local out
 	out=$(test_fold_check "$1" "$2")
-	if echo "$out" | grep -q "^$3.fold:" && echo "$out" | grep -q "^$4.subjects:"; then
+	if grep -q "^$3.fold:" <<< "$out" && grep -q "^$4.subjects:" <<< "$out"; then
 		record PASS "harness: the fold check fails $5"
 	else
 		echo "$out" | sed 's/^/  /'
