@@ -87,7 +87,7 @@ build_user_dir() {
 
 obj=$(obj_dir)
 khdr=$(khdr_includes)
-[ -f "$obj/usr/include/linux/ktau.h" ] || [ ! -f "$SRC/include/uapi/linux/ktau.h" ] ||
+[ -f "$obj/usr/include/linux/ktp.h" ] || [ ! -f "$SRC/include/uapi/linux/ktp.h" ] ||
 	die "initramfs: no UAPI headers in $obj/usr/include (run scripts/build.sh)"
 root=$BUILD/initramfs${VARIANT:+-$VARIANT}.d
 out=$(initramfs_file)
@@ -142,7 +142,8 @@ gcc -static -O2 -Wall -I"$SRC/tools/testing/selftests" \
 
 # SRC_PATH and OBJ_PATH, which the selftests' top Makefile passes, place
 # the files a test includes from outside its directory (TEST_INCLUDES:
-# kselftest/ktap_helpers.sh) beside it, as run_kselftest.sh has them.
+# kselftest/ktap_helpers.sh, ktp/ktp_lib.sh) beside it, as
+# run_kselftest.sh has them; tools/ktau is linked statically.
 for t in ktp ktau lattop kprof; do
 	build_user_dir "tools/testing/selftests/$t" INSTALL_PATH="$root/selftests/$t" \
 		SRC_PATH="$SRC/tools/testing/selftests" OBJ_PATH="$root/selftests"
