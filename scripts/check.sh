@@ -19,7 +19,7 @@ usage: VARIANT=[debug|kcsan] $0 [--help] [--no-harness] [--no-static] [--no-stre
                  console scan)
   --no-static    skip checkpatch, kernel-doc, W=1/sparse, htmldocs and the
                  build variants (kernel-config/modules.config, off.config)
-  --no-stress    skip the stress boot (4 CPUs: ktau/ktp_stress, ktau/ktau_fuzz)
+  --no-stress    skip the stress boot (4 CPUs: the stress tests and fuzzers)
 
 Environment: SERIES_UPTO=KEY runs the check on the series up to the end of
 sub-series KEY (its "# [KEY]" heading in series). STRESS_DIV (1 to 100)
@@ -90,14 +90,14 @@ name=check${VARIANT:+-$VARIANT}
 sname=stress${VARIANT:+-$VARIANT}
 # A prefix of the series (SERIES_UPTO) without the stress tests has no
 # stress boot.
-if [ "$stress" = 1 ] && [ ! -f "$SRC/tools/testing/selftests/ktau/ktp_stress.c" ]; then
+if [ "$stress" = 1 ] && [ ! -f "$SRC/tools/testing/selftests/ktp/ktp_stress.c" ]; then
 	printf 'SKIP\t%s\n' "$sname: the series up to ${SERIES_UPTO:-its end} has no stress test" >> "$RESULTS"
 	stress=0
 fi
-# The stress boot (4 CPUs: ktp_stress and ktau_fuzz) runs beside the check
+# The stress boot (4 CPUs: the stress tests and fuzzers) runs beside the check
 # boot: each QEMU is one host thread, and the machine has two cores.
 if [ "$stress" = 1 ]; then
-	info "stress: ktau/ktp_stress and ktau/ktau_fuzz on 4 CPUs, beside the check boot"
+	info "stress: the stress tests and fuzzers on 4 CPUs, beside the check boot"
 	div_arg=()
 	[ "$stress_div" = 1 ] || div_arg=(--append "ktau_stress_div=$stress_div")
 	"$S/boot.sh" --smp 4 --timeout "$stress_timeout" \

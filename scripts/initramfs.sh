@@ -103,7 +103,7 @@ install -m 0755 "$TOP"/qemu/demo.d/* "$root/demo.d/"
 series_patches > "$root/etc/ktau-series"
 write_users
 
-# Debian's system call fuzzer and stress tool, for ktau_tools_stress.sh.
+# Debian's system call fuzzer and stress tool, for ktp_tools_stress.sh.
 trinity=$(find_packaged trinity bin/trinity)
 stress_ng=$(find_packaged stress-ng bin/stress-ng)
 copy_with_libraries "$trinity"
@@ -120,7 +120,7 @@ plugins=$(dpkg -L libtraceevent1-plugin 2>/dev/null | grep -E '/traceevent/plugi
 mkdir -p "$root$plugins"
 cp "$plugins"/*.so "$root$plugins/" || die "initramfs: cannot copy $plugins"
 
-# util-linux's unshare and setpriv, for ktau_container.sh: a container
+# util-linux's unshare and setpriv, for the container tests: a container
 # made by an unprivileged user, as a user makes one.
 copy_with_libraries "$(command -v unshare)"
 copy_with_libraries "$(command -v setpriv)"
