@@ -45,6 +45,8 @@ ROWS = [
      "getppid_off", "the same, KTAU off"),
     ("getppid(), empty probes on ktp's syscall sites", "getppid_syscall_entry",
      "getppid_sys_enter", "the same on sys_enter and sys_exit"),
+    ("getppid() of a task not traced, empty probes on ktp's syscall sites",
+     "getppid_syscall_other", "getppid_off", "the same, nothing connected"),
     ("lattop block + wakeup, kernel and user frames", "lattop_pair", None, ""),
     ("lattop block + wakeup, user frames only", "lattop_user_pair", None, ""),
     ("kprof tick", "kprof_tick", None, ""),
@@ -111,6 +113,9 @@ COST_GOALS = [
      lambda f: f["ktau_trace_pair"] <= 100),
     ("getppid() with KTAU profile: at most 1.25 x KTAU off",
      lambda f: f["getppid_profile"] <= 1.25 * f["getppid_off"]),
+    ("getppid() of a task not traced, probes on the syscall sites: at most "
+     "1.05 x nothing connected",
+     lambda f: f["getppid_syscall_other"] <= 1.05 * f["getppid_off"]),
     ("record 4 x u64, binary sink: at most 150",
      lambda f: f["bin_record"] <= 150),
     ("1 empty probe: at most 12", lambda f: f["ktp_probe1"] <= 12),
@@ -190,12 +195,17 @@ into the kernel; their paths, instruction by instruction:
   and `ring_buffer_unlock_commit()` on a private `ring_buffer_alloc()`
   buffer, which also takes the timestamp (its default clock) and guards
   against recursion. Each ring holds every record of the run.
-- **system call probes** (`getppid_sys_enter`, `getppid_syscall_entry`):
-  `getppid()` timed from user space while `ktp_bench` holds an empty
-  probe on each end of the call. On `sys_enter`/`sys_exit`, the first
-  probe sets `SYSCALL_WORK_SYSCALL_TRACEPOINT` on every thread, and each
-  call then takes the entry and exit work paths (`syscall_trace_enter()`,
-  `syscall_exit_work()`); ktp's sites are on the fast path.
+- **system call probes** (`getppid_sys_enter`, `getppid_syscall_entry`,
+  `getppid_syscall_other`): `getppid()` timed from user space while
+  `ktp_bench` holds an empty probe on each end of the call. On
+  `sys_enter`/`sys_exit`, the first probe sets
+  `SYSCALL_WORK_SYSCALL_TRACEPOINT` on every thread, and each call then
+  takes the entry and exit work paths (`syscall_trace_enter()`,
+  `syscall_exit_work()`); ktp's sites are on the fast path. They fire for
+  the tasks with `SYSCALL_WORK_SYSCALL_TP`, or for every task while
+  `syscall_tp_all_tasks_get()` holds a reference (`getppid_syscall_entry`
+  holds one); a task that is not traced (`getppid_syscall_other`) pays
+  for the test of that key and of its own bit.
 - **trace_printk()**: `__trace_bprintk()` → `trace_vbprintk()`, which
   runs `vbin_printf()` over the format at record time to pack the
   arguments, then reserves and commits.
