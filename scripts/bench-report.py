@@ -47,6 +47,8 @@ ROWS = [
      "getppid_sys_enter", "the same on sys_enter and sys_exit"),
     ("getppid() of a task not traced, empty probes on ktp's syscall sites",
      "getppid_syscall_other", "getppid_off", "the same, nothing connected"),
+    ("getppid() of a task not switched on, KTAU self", "getppid_self_other",
+     "getppid_off", "the same, KTAU off"),
     ("lattop block + wakeup, kernel and user frames", "lattop_pair", None, ""),
     ("lattop block + wakeup, user frames only", "lattop_user_pair", None, ""),
     ("kprof tick", "kprof_tick", None, ""),
@@ -58,6 +60,7 @@ ROWS = [
 # The workload section: (case, its figure, the figure it is compared to)
 WORKLOAD_ROWS = [
     ("KTAU profiling every task", "wl_ktau_ns"),
+    ("KTAU self, one other process switched on", "wl_ktau_self_ns"),
     ("lattop on", "wl_lattop_ns"),
     ("every ktp site on the binary sink, recorded by ktp-record",
      "wl_ktp_ns"),
@@ -124,6 +127,11 @@ COST_GOALS = [
      lambda f: f["lattop_user_pair"] <= 300),
     ("workload with KTAU profile: at most 1.05 x nothing on",
      lambda f: f["wl_ktau_ns"] <= 1.05 * f["wl_off_ns"]),
+    ("getppid() of a task not switched on, KTAU self: at most 1.05 x KTAU off",
+     lambda f: f["getppid_self_other"] <= 1.05 * f["getppid_off"]),
+    ("workload, KTAU self with one other process switched on: at most "
+     "1.005 x nothing on",
+     lambda f: f["wl_ktau_self_ns"] <= 1.005 * f["wl_off_ns"]),
     ("ktp-record: nothing lost at the default ring size",
      lambda f: f["rec_ktp_lost"] == 0),
     ("ktp-record: fewer recorder instructions per event than trace-cmd",

@@ -153,12 +153,15 @@ check_checkpatch() {
 			# message allows it, trace_printk() in code built only
 			# with a test option (the benchmark measures it), and
 			# EXPORT_SYMBOL, which checkpatch also reports after a
-			# DEFINE_STATIC_KEY_FALSE() that it follows.
+			# DEFINE_STATIC_KEY_FALSE() that it follows. The one
+			# ERROR: a world-writable file whose every command
+			# checks its writer, as /proc/<pid>/timerslack_ns and
+			# /proc/<pid>/attr/* do ("usually an error").
 			case "$type" in
 			"WARNING FILE_PATH_CHANGES")
 				[ -n "$F_PATTERNS" ] && files_maintained "$p" && continue
 				;;
-			CHECK\ *|"WARNING TRACE_PRINTK"|"WARNING EXPORT_SYMBOL")
+			CHECK\ *|"WARNING TRACE_PRINTK"|"WARNING EXPORT_SYMBOL"|"ERROR EXPORTED_WORLD_WRITABLE")
 				if exception_for "$p" "${type#* }" "$msg" >> "$used"; then
 					continue
 				fi
