@@ -49,6 +49,8 @@ ROWS = [
      "getppid_syscall_other", "getppid_off", "the same, nothing connected"),
     ("getppid() of a task not switched on, KTAU self", "getppid_self_other",
      "getppid_off", "the same, KTAU off"),
+    ("its own counts of one routine, ktau_self_read()", "self_read",
+     "self_ioctl", "the same by KTAU_IOC_READ (ktau_read())"),
     ("lattop block + wakeup, kernel and user frames", "lattop_pair", None, ""),
     ("lattop block + wakeup, user frames only", "lattop_user_pair", None, ""),
     ("kprof tick", "kprof_tick", None, ""),
@@ -132,6 +134,8 @@ COST_GOALS = [
     ("workload, KTAU self with one other process switched on: at most "
      "1.005 x nothing on",
      lambda f: f["wl_ktau_self_ns"] <= 1.005 * f["wl_off_ns"]),
+    ("ktau_self_read() of one routine: under 300",
+     lambda f: f["self_read"] < 300),
     ("ktp-record: nothing lost at the default ring size",
      lambda f: f["rec_ktp_lost"] == 0),
     ("ktp-record: fewer recorder instructions per event than trace-cmd",
